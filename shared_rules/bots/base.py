@@ -1,0 +1,22 @@
+"""What a bot is: something that picks one of its seat's legal moves from its seat's view."""
+
+import random
+from typing import Protocol
+
+
+class Bot(Protocol):
+    """A bot sees only its own seat's view (never the full state) and its legal moves."""
+
+    def choose(self, view: dict, legal: list[dict]) -> dict:
+        """One of ``legal``; only called when ``legal`` is not empty."""
+        ...
+
+
+class RandomBot:
+    """The ``easy`` level: any legal move, uniformly."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.random = random.Random(seed)
+
+    def choose(self, view: dict, legal: list[dict]) -> dict:
+        return self.random.choice(legal)

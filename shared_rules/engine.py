@@ -1,0 +1,410 @@
+"""The game engine: a game is data plus pure functions; the engine runs turns, stages, randomness,
+end detection, views, the log, replay and undo.
+
+A game author writes a :class:`Game` whose moves are ``fn(G, t, *args) -> new G``. ``G`` is the
+game's own plain-data state and must not be changed in place; ``t`` is the :class:`Turn` through
+which a move draws random numbers and steers the turn order. See ``docs/rules-engine.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import rng
+from .errors import InvalidMove
+from .view import redact
+
+State = dict[str, Any]
+Result = dict[str, Any] | None
+ENGINE_ACTIONS = ("drop", "undo")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move: its function, argument types and an enumerator of its legal arguments.
+
+    ``options(G, ctx, seat)`` yields every argument tuple that ``fn`` accepts for that seat now;
+    the engine builds ``legal_moves`` from it, so the two must agree (the tests check it).
+    """
+
+    fn: Callable[..., State]
+    options: Callable[[State, dict, int], Iterable[tuple]]
+    args: tuple[Any, ...] = ()
+    names: tuple[str, ...] = ()
+    min_args: int | None = None
+    stages: tuple[str | None, ...] = (None,)
+    anyone: bool = False
+    ends_turn: bool = True
+
+    @property
+    def least_args(self) -> int:
+        return len(self.args) if self.min_args is None else self.min_args
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the engine needs to know about one game."""
+
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    rules: str
+    setup: Callable[[Turn], State]
+    moves: dict[str, Move]
+    end_if: Callable[[State, dict], Result]
+    view: Callable[[dict, int | None], dict] | None = None
+    secret: tuple[str, ...] = ()
+    private: tuple[str, ...] = ()
+    on_turn_begin: Callable[[State, Turn], State] | None = None
+    on_drop: Callable[[State, Turn, int], State] | None = None
+    skip: Callable[[State, int], bool] | None = None
+    out_is_eliminated: bool = False
+    undoable: bool = False
+    stage_hints: dict[str, str] = field(default_factory=dict)
+
+
+class Turn:
+    """What a move (or setup) may know and do besides changing ``G``."""
+
+    __slots__ = (
+        "seat", "num_players", "current", "stage", "out", "left", "direction", "turn",
+        "version", "rng", "_next", "_ended", "_stage_set",
+    )
+
+    def __init__(self, ctx: dict, rng_state: int, version: int, seat: int | None) -> None:
+        self.seat = seat
+        self.num_players: int = ctx["num_players"]
+        self.current: int | None = ctx["current"]
+        self.stage: str | None = ctx["stage"]
+        self.out: tuple[int, ...] = ctx["out"]
+        self.left: tuple[int, ...] = ctx["left"]
+        self.direction: int = ctx["direction"]
+        self.turn: int = ctx["turn"]
+        self.version = version
+        self.rng = rng_state
+        self._next: int | None = None
+        self._ended = False
+        self._stage_set = False
+
+    def shuffle(self, items: Iterable) -> list:
+        """A shuffled list of the items, drawn from the match's seeded generator."""
+        out, self.rng = rng.shuffled(list(items), self.rng)
+        return out
+
+    def randbelow(self, n: int) -> int:
+        value, self.rng = rng.randbelow(n, self.rng)
+        return value
+
+    def end_turn(self, next_seat: int | None = None) -> None:
+        """End the turn now; the next seat is ``next_seat`` or the next in turn order."""
+        self._ended = True
+        self._next = next_seat
+
+    def set_stage(self, stage: str) -> None:
+        """Keep the turn going in a stage: only moves allowed in that stage may follow."""
+        self.stage = stage
+        self._stage_set = True
+
+    def set_out(self, seat: int) -> None:
+        """Take a seat out of the turn order for the rest of the game."""
+        if seat not in self.out:
+            self.out = tuple(sorted((*self.out, seat)))
+
+    def reverse(self) -> None:
+        self.direction = -self.direction
+
+    def in_play(self, seat: int) -> bool:
+        """Whether a seat still takes turns (not out, not left)."""
+        return seat not in self.out and seat not in self.left
+
+    def ctx(self) -> dict:
+        return {
+            "num_players": self.num_players, "current": self.current, "stage": self.stage,
+            "out": self.out, "left": self.left, "direction": self.direction, "turn": self.turn,
+        }
+
+
+class Match:
+    """One game in progress. Immutable: every action returns a new Match."""
+
+    __slots__ = ("game", "num_players", "seed", "G", "ctx", "rng", "version", "result",
+                 "_log", "_prev")
+
+    def __init__(self, game: Game, num_players: int, seed: int | str, G: State, ctx: dict,
+                 rng_state: int, version: int, result: Result, log: tuple | None,
+                 prev: Match | None = None) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.seed = seed
+        self.G = G
+        self.ctx = ctx
+        self.rng = rng_state
+        self.version = version
+        self.result = result
+        self._log = log  # a linked list (parent, entry): O(1) to extend
+        self._prev = prev  # the match before the last action, kept only for undo
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def log(self) -> list[dict]:
+        entries = []
+        node = self._log
+        while node is not None:
+            node, entry = node
+            entries.append(entry)
+        entries.reverse()
+        return [{"seat": s, "move": m, "args": list(a)} for s, m, a in entries]
+
+    @property
+    def active_seats(self) -> list[int]:
+        if self.result is not None:
+            return []
+        left = self.ctx["left"]
+        if any(move.anyone for move in self.game.moves.values()):
+            return [s for s in range(self.num_players) if s not in left]
+        current = self.ctx["current"]
+        return [] if current is None or current in left else [current]
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may see (``None``: a spectator). Hidden cards are removed first, so a
+        game's own view hook never even receives them."""
+        if seat is not None and not self._valid_seat(seat):
+            raise InvalidMove(f"There is no seat {seat!r}")
+        out = redact(self.G, self.game.secret, self.game.private, seat)
+        if self.game.view is not None:
+            out.update(self.game.view(out, seat))
+        ctx = self.ctx
+        out.update(
+            game=self.game.slug, seat=seat, version=self.version, num_players=self.num_players,
+            current=ctx["current"], stage=ctx["stage"], direction=ctx["direction"],
+            turn=ctx["turn"], out=list(ctx["out"]), left=list(ctx["left"]),
+            active_seats=self.active_seats,
+            result=None if self.result is None else dict(self.result),
+        )
+        return out
+
+    def legal_moves(self, seat: int | None) -> list[dict]:
+        """Every move ``apply`` accepts from this seat now, as ``{"move", "args"}``."""
+        if self.result is not None or not self._valid_seat(seat) or seat in self.ctx["left"]:
+            return []
+        ctx, G = self.ctx, self.G
+        is_current = seat == ctx["current"]
+        found = []
+        for name, move in self.game.moves.items():
+            if move.anyone or (is_current and ctx["stage"] in move.stages):
+                found.extend({"move": name, "args": list(a)} for a in move.options(G, ctx, seat))
+        return found
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back the last move: only in games that allow it, only its own
+        move, and only until anyone else acts or the game ends."""
+        last = self._log[1] if self._log else None
+        return (self.game.undoable and self.result is None and self._prev is not None
+                and last is not None and last[0] == seat and last[1] not in ENGINE_ACTIONS)
+
+    # -- acting ------------------------------------------------------------------------------
+
+    def apply(self, seat: int, move: str, *args: Any) -> Match:
+        """A new Match with the move applied; raises InvalidMove (and changes nothing) if the
+        rules do not allow it."""
+        spec = self._check(seat, move, args)
+        t = Turn(self.ctx, self.rng, self.version, seat)
+        G = spec.fn(self.G, t, *args)
+        if not t._stage_set and (t._ended or spec.ends_turn):
+            t._ended = True
+        return self._next_match(G, t, (seat, move, tuple(args)))
+
+    def drop(self, seat: int) -> Match:
+        """A new Match in which that seat's player has left for good."""
+        if self.result is not None:
+            raise InvalidMove("The game is over")
+        if not self._valid_seat(seat):
+            raise InvalidMove(f"There is no seat {seat!r}")
+        if seat in self.ctx["left"]:
+            raise InvalidMove("That player has already left")
+        t = Turn(self.ctx, self.rng, self.version, seat)
+        t.left = tuple(sorted((*t.left, seat)))
+        G = self.G if self.game.on_drop is None else self.game.on_drop(self.G, t, seat)
+        if t.current == seat:
+            t._ended = True
+        return self._next_match(G, t, (seat, "drop", ()))
+
+    def undo(self, seat: int) -> Match:
+        """A new Match with ``seat``'s last move taken back (see :meth:`can_undo`)."""
+        if not self.game.undoable:
+            raise InvalidMove(f"Moves cannot be taken back in {self.game.title}")
+        if not self.can_undo(seat):
+            raise InvalidMove("There is no move of yours to take back")
+        before = self._prev
+        return Match(self.game, self.num_players, self.seed, before.G, before.ctx, before.rng,
+                     self.version + 1, before.result, (self._log, (seat, "undo", ())),
+                     before._prev)
+
+    # -- serialising -------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "game": self.game.slug, "num_players": self.num_players, "seed": self.seed,
+            "version": self.version, "log": self.log, "result": self.result,
+            "state": {"G": self.G, "ctx": self.ctx, "rng": self.rng},
+        }, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: str | dict) -> Match:
+        from .registry import GAMES
+
+        if isinstance(data, str):
+            data = json.loads(data)
+        game = GAMES[data["game"]]
+        if game.undoable:  # undo needs the earlier states: rebuild them
+            return replay(game.slug, data["num_players"], data["seed"], data["log"])
+        state = data["state"]
+        ctx = dict(state["ctx"], out=tuple(state["ctx"]["out"]), left=tuple(state["ctx"]["left"]))
+        log = None
+        for e in data["log"]:
+            log = (log, (e["seat"], e["move"], tuple(e["args"])))
+        return cls(game, data["num_players"], data["seed"], state["G"], ctx, state["rng"],
+                   data["version"], data["result"], log)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash((self.game.slug, self.seed, self.version))
+
+    def __repr__(self) -> str:
+        return f"<Match {self.game.slug} seed={self.seed!r} version={self.version}>"
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _valid_seat(self, seat: object) -> bool:
+        return isinstance(seat, int) and not isinstance(seat, bool) and (
+            0 <= seat < self.num_players)
+
+    def _check(self, seat: object, move: object, args: tuple) -> Move:
+        if self.result is not None:
+            raise InvalidMove("The game is over")
+        if not self._valid_seat(seat):
+            raise InvalidMove(f"There is no seat {seat!r}")
+        if seat in self.ctx["left"]:
+            raise InvalidMove("You have left this game")
+        spec = self.game.moves.get(move) if isinstance(move, str) else None
+        if spec is None:
+            raise InvalidMove(f"There is no move {move!r} in {self.game.title}")
+        stage = self.ctx["stage"]
+        if not spec.anyone:
+            if seat != self.ctx["current"]:
+                raise InvalidMove("It is not your turn")
+            if stage not in spec.stages:
+                hint = self.game.stage_hints.get(stage) if stage else None
+                raise InvalidMove(hint or f"You cannot {move} now")
+        _check_args(move, spec, args)
+        return spec
+
+    def _next_match(self, G: State, t: Turn, entry: tuple) -> Match:
+        if t._ended:
+            G = _advance(self.game, G, t)
+        ctx = t.ctx()
+        result = _remaining_winner(self.game, ctx) or self.game.end_if(G, ctx)
+        prev = self if self.game.undoable else None
+        return Match(self.game, self.num_players, self.seed, G, ctx, t.rng, self.version + 1,
+                     result, (self._log, entry), prev)
+
+
+def _check_args(move: str, spec: Move, args: tuple) -> None:
+    if not spec.least_args <= len(args) <= len(spec.args):
+        names = ", ".join(spec.names) or "no arguments"
+        count = (str(len(spec.args)) if spec.least_args == len(spec.args)
+                 else f"{spec.least_args} to {len(spec.args)}")
+        raise InvalidMove(f"{move} takes {count} argument(s): {names}")
+    for value, kind, name in zip(args, spec.args, spec.names, strict=False):
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise InvalidMove(f"{name} must be {_kind_name(kind)}, not {value!r}")
+
+
+def _kind_name(kind: Any) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    words = {int: "a whole number", str: "a text"}
+    return " or ".join(words.get(k, k.__name__) for k in kinds)
+
+
+def _advance(game: Game, G: State, t: Turn) -> State:
+    """Pass the turn on, running the game's turn-begin hook, which may pass it on again."""
+    for _ in range(t.num_players + 1):
+        nxt = t._next if t._next is not None else _round_robin(game, G, t)
+        t.current, t.stage, t._next, t._ended, t._stage_set = nxt, None, None, False, False
+        t.turn += 1
+        if nxt is None or game.on_turn_begin is None:
+            return G
+        t.seat = nxt
+        G = game.on_turn_begin(G, t)
+        if not t._ended:
+            return G
+    t.current = None
+    return G
+
+
+def _round_robin(game: Game, G: State, t: Turn) -> int | None:
+    """The next seat in the current direction that still takes turns, if any."""
+    n = t.num_players
+    start = t.current if t.current is not None else (0 if t.direction > 0 else n - 1) - t.direction
+    for step in range(1, n + 1):
+        seat = (start + step * t.direction) % n
+        if t.in_play(seat) and (game.skip is None or not game.skip(G, seat)):
+            return seat
+    return None
+
+
+def _remaining_winner(game: Game, ctx: dict) -> Result:
+    """When fewer than two seats are still playing, the one left wins."""
+    gone = set(ctx["left"])
+    if game.out_is_eliminated:
+        gone.update(ctx["out"])
+    if ctx["num_players"] - len(gone) >= 2:
+        return None
+    remaining = [s for s in range(ctx["num_players"]) if s not in gone]
+    return {"winner": remaining[0]} if remaining else {"draw": True}
+
+
+def start(game: Game, num_players: int, seed: int | str | None) -> Match:
+    """A new match of ``game``; the match that :func:`shared_rules.new_match` returns."""
+    if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
+            game.min_players <= num_players <= game.max_players):
+        raise InvalidMove(f"{game.title} is for {game.min_players} to {game.max_players} players")
+    if seed is None:
+        seed = rng.seed_state(None)
+    ctx = {"num_players": num_players, "current": 0, "stage": None, "out": (), "left": (),
+           "direction": 1, "turn": 0}
+    t = Turn(ctx, rng.seed_state(seed), 0, None)
+    G = game.setup(t)
+    ctx = t.ctx()
+    if game.on_turn_begin is not None:
+        t.seat = 0
+        G = game.on_turn_begin(G, t)
+        if t._ended:
+            G = _advance(game, G, t)
+        ctx = t.ctx()
+    return Match(game, num_players, seed, G, ctx, t.rng, 0, game.end_if(G, ctx), None)
+
+
+def replay(slug: str, num_players: int, seed: int | str, log: Iterable[dict]) -> Match:
+    """Rebuild a match from its seed and action log."""
+    from .registry import GAMES
+
+    match = start(GAMES[slug], num_players, seed)
+    for entry in log:
+        seat, move, args = entry["seat"], entry["move"], entry.get("args", [])
+        if move == "drop":
+            match = match.drop(seat)
+        elif move == "undo":
+            match = match.undo(seat)
+        else:
+            match = match.apply(seat, move, *args)
+    return match

@@ -1,0 +1,6 @@
+"""Every game of the lounge, by slug."""
+
+from .engine import Game
+from .games import tic_tac_toe
+
+GAMES: dict[str, Game] = {game.slug: game for game in (tic_tac_toe.GAME,)}
