@@ -5,7 +5,7 @@
     m2 = m.apply(0, "play", "9H", 4)
 """
 
-from .engine import Game, Match, Move, Turn, replay, start
+from .engine import Game, Match, Move, Turn, from_view, replay, start
 from .errors import InvalidMove
 from .registry import GAMES
 
@@ -18,4 +18,6 @@ def new_match(slug: str, num_players: int, seed: int | str | None = None) -> Mat
     return start(game, num_players, seed)
 
 
-__all__ = ["GAMES", "Game", "InvalidMove", "Match", "Move", "Turn", "new_match", "replay"]
+__all__ = [
+    "GAMES", "Game", "InvalidMove", "Match", "Move", "Turn", "from_view", "new_match", "replay",
+]

@@ -64,6 +64,7 @@ class Game:
     skip: Callable[[State, int], bool] | None = None
     out_is_eliminated: bool = False
     undoable: bool = False
+    determinize: Callable[[dict, Turn], State] | None = None
     stage_hints: dict[str, str] = field(default_factory=dict)
 
 
@@ -392,6 +393,21 @@ def start(game: Game, num_players: int, seed: int | str | None) -> Match:
             G = _advance(game, G, t)
         ctx = t.ctx()
     return Match(game, num_players, seed, G, ctx, t.rng, 0, game.end_if(G, ctx), None)
+
+
+def from_view(game: Game, view: dict, seed: int | str | None = None) -> Match:
+    """A full match that agrees with everything one seat's view shows, its hidden cards dealt at
+    random from those that seat has not seen. Searching bots plan on such samples, never on the
+    true hidden state. The game's ``determinize(view, t)`` hook builds ``G``."""
+    if game.determinize is None:
+        raise ValueError(f"{game.title} cannot be sampled from a view")
+    ctx = {"num_players": view["num_players"], "current": view["current"], "stage": view["stage"],
+           "out": tuple(view["out"]), "left": tuple(view["left"]),
+           "direction": view["direction"], "turn": view["turn"]}
+    t = Turn(ctx, rng.seed_state(seed), view["version"], view["seat"])
+    G = game.determinize(view, t)
+    return Match(game, view["num_players"], 0, G, ctx, t.rng, view["version"], view["result"],
+                 None)
 
 
 def replay(slug: str, num_players: int, seed: int | str, log: Iterable[dict]) -> Match:

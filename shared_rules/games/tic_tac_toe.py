@@ -44,6 +44,10 @@ def view(v: dict, seat: int | None) -> dict:
     return {"marks": list(MARKS), "line": line}
 
 
+def determinize(v: dict, t: Turn) -> dict:
+    return {"cells": list(v["cells"])}
+
+
 GAME = Game(
     slug="tic-tac-toe",
     title="Tic-Tac-Toe",
@@ -55,4 +59,5 @@ GAME = Game(
     end_if=end_if,
     view=view,
     undoable=True,
+    determinize=determinize,
 )
