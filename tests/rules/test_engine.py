@@ -1,0 +1,92 @@
+"""The engine's own guarantees, independent of any one game."""
+
+import pytest
+
+from shared_rules import GAMES, InvalidMove, Match, from_view, new_match, replay
+from shared_rules.rng import seed_state, shuffled
+
+
+def test_games_carry_their_info():
+    info = GAMES["tic-tac-toe"]
+    assert (info.slug, info.title, info.min_players, info.max_players) == (
+        "tic-tac-toe", "Tic-Tac-Toe", 2, 2)
+    assert info.rules.startswith("# Tic-Tac-Toe")
+
+
+def test_unknown_game_and_bad_player_count_are_refused():
+    with pytest.raises(InvalidMove, match="no game"):
+        new_match("chess", 2)
+    with pytest.raises(InvalidMove, match="2 to 2 players"):
+        new_match("tic-tac-toe", 3)
+
+
+def test_seeds_may_be_int_or_text_and_default_to_a_random_one():
+    assert new_match("tic-tac-toe", 2, "party").seed == "party"
+    assert seed_state("party") == seed_state("party") != seed_state("other")
+    a, b = new_match("tic-tac-toe", 2), new_match("tic-tac-toe", 2)
+    assert isinstance(a.seed, int) and a.seed != b.seed
+
+
+def test_shuffle_is_deterministic_per_state_and_keeps_every_item():
+    items = list(range(52))
+    one, state = shuffled(items, 7)
+    assert shuffled(items, 7) == (one, state)
+    assert sorted(one) == items and one != items
+
+
+def test_apply_returns_a_new_match_and_never_changes_the_old_one():
+    match = new_match("tic-tac-toe", 2, 1)
+    before = match.to_json()
+    after = match.apply(0, "place", 4)
+    assert match.to_json() == before
+    assert (match.version, after.version) == (0, 1)
+    assert after.log == [{"seat": 0, "move": "place", "args": [4]}]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    ((0, "place"), "place takes 1 argument"),
+    ((0, "place", 1, 2), "place takes 1 argument"),
+    ((0, "place", "4"), "cell must be a whole number"),
+    ((0, "place", None), "cell must be a whole number"),
+    ((0, "jump", 1), "There is no move 'jump'"),
+    ((2, "place", 1), "There is no seat 2"),
+    (("0", "place", 1), "There is no seat '0'"),
+    ((None, "place", 1), "There is no seat None"),
+])
+def test_malformed_calls_raise_invalid_move_with_a_sentence(call, message):
+    with pytest.raises(InvalidMove, match=message):
+        new_match("tic-tac-toe", 2, 1).apply(*call)
+
+
+def test_views_carry_the_version_and_whose_turn_it_is():
+    view = new_match("tic-tac-toe", 2, 1).apply(0, "place", 4).view(None)
+    assert view["version"] == 1 and view["current"] == 1 and view["active_seats"] == [1]
+    assert view["seat"] is None and view["result"] is None
+
+
+def test_a_view_is_a_copy_that_cannot_change_the_match():
+    match = new_match("tic-tac-toe", 2, 1)
+    match.view(0)["cells"][0] = "O"
+    assert match.G["cells"][0] is None
+
+
+def test_drop_ends_a_two_player_game_for_the_one_left_and_is_logged():
+    match = new_match("tic-tac-toe", 2, 1).apply(0, "place", 4).drop(1)
+    assert match.result == {"winner": 0}
+    assert match.log[-1] == {"seat": 1, "move": "drop", "args": []}
+    assert replay("tic-tac-toe", 2, 1, match.log) == match
+    with pytest.raises(InvalidMove):
+        match.drop(0)
+
+
+def test_from_json_gives_an_equal_match():
+    match = new_match("tic-tac-toe", 2, "x").apply(0, "place", 0).apply(1, "place", 8)
+    assert Match.from_json(match.to_json()) == match
+    assert Match.from_json(match.to_json()) != match.apply(0, "place", 1)
+
+
+def test_a_match_sampled_from_a_view_agrees_with_the_view():
+    match = new_match("tic-tac-toe", 2, 1).apply(0, "place", 4)
+    sample = from_view(GAMES["tic-tac-toe"], match.view(1), seed=3)
+    assert sample.view(1) == match.view(1)
+    assert sample.legal_moves(1) == match.legal_moves(1)
