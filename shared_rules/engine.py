@@ -26,12 +26,13 @@ ENGINE_ACTIONS = ("drop", "undo")
 class Move:
     """A move: its function, argument types and an enumerator of its legal arguments.
 
-    ``options(G, ctx, seat)`` yields every argument tuple that ``fn`` accepts for that seat now;
-    the engine builds ``legal_moves`` from it, so the two must agree (the tests check it).
+    ``options(G, ctx, seat)`` gives every argument list (or tuple) that ``fn`` accepts for that
+    seat now; the engine builds ``legal_moves`` from it, so the two must agree (the tests check
+    it). Fresh lists are used as they are, which saves a copy on the hot path.
     """
 
     fn: Callable[..., State]
-    options: Callable[[State, dict, int], Iterable[tuple]]
+    options: Callable[[State, dict, int], Iterable[list | tuple]]
     args: tuple[Any, ...] = ()
     names: tuple[str, ...] = ()
     min_args: int | None = None
@@ -67,29 +68,38 @@ class Game:
     determinize: Callable[[dict, Turn], State] | None = None
     stage_hints: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def real_time(self) -> bool:
+        """Whether some move may be made by any seat at any moment (Slapjack's slap)."""
+        return self._real_time
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_real_time", any(m.anyone for m in self.moves.values()))
+
 
 class Turn:
-    """What a move (or setup) may know and do besides changing ``G``."""
+    """What a move (or setup) may know and do besides changing ``G``.
 
-    __slots__ = (
-        "seat", "num_players", "current", "stage", "out", "left", "direction", "turn",
-        "version", "rng", "_next", "_ended", "_stage_set",
-    )
+    It works on its own copy of the match's ctx, which becomes the next match's ctx."""
+
+    __slots__ = ("seat", "ctx", "version", "rng", "_next", "_ended", "_stage_set")
 
     def __init__(self, ctx: dict, rng_state: int, version: int, seat: int | None) -> None:
         self.seat = seat
-        self.num_players: int = ctx["num_players"]
-        self.current: int | None = ctx["current"]
-        self.stage: str | None = ctx["stage"]
-        self.out: tuple[int, ...] = ctx["out"]
-        self.left: tuple[int, ...] = ctx["left"]
-        self.direction: int = ctx["direction"]
-        self.turn: int = ctx["turn"]
+        self.ctx = ctx.copy()
         self.version = version
         self.rng = rng_state
         self._next: int | None = None
         self._ended = False
         self._stage_set = False
+
+    num_players = property(lambda self: self.ctx["num_players"])
+    current = property(lambda self: self.ctx["current"])
+    stage = property(lambda self: self.ctx["stage"])
+    out = property(lambda self: self.ctx["out"])
+    left = property(lambda self: self.ctx["left"])
+    direction = property(lambda self: self.ctx["direction"])
+    turn = property(lambda self: self.ctx["turn"])
 
     def shuffle(self, items: Iterable) -> list:
         """A shuffled list of the items, drawn from the match's seeded generator."""
@@ -107,26 +117,20 @@ class Turn:
 
     def set_stage(self, stage: str) -> None:
         """Keep the turn going in a stage: only moves allowed in that stage may follow."""
-        self.stage = stage
+        self.ctx["stage"] = stage
         self._stage_set = True
 
     def set_out(self, seat: int) -> None:
         """Take a seat out of the turn order for the rest of the game."""
-        if seat not in self.out:
-            self.out = tuple(sorted((*self.out, seat)))
+        if seat not in self.ctx["out"]:
+            self.ctx["out"] = tuple(sorted((*self.ctx["out"], seat)))
 
     def reverse(self) -> None:
-        self.direction = -self.direction
+        self.ctx["direction"] = -self.ctx["direction"]
 
     def in_play(self, seat: int) -> bool:
         """Whether a seat still takes turns (not out, not left)."""
-        return seat not in self.out and seat not in self.left
-
-    def ctx(self) -> dict:
-        return {
-            "num_players": self.num_players, "current": self.current, "stage": self.stage,
-            "out": self.out, "left": self.left, "direction": self.direction, "turn": self.turn,
-        }
+        return seat not in self.ctx["out"] and seat not in self.ctx["left"]
 
 
 class Match:
@@ -166,7 +170,7 @@ class Match:
         if self.result is not None:
             return []
         left = self.ctx["left"]
-        if any(move.anyone for move in self.game.moves.values()):
+        if self.game.real_time:
             return [s for s in range(self.num_players) if s not in left]
         current = self.ctx["current"]
         return [] if current is None or current in left else [current]
@@ -191,14 +195,18 @@ class Match:
 
     def legal_moves(self, seat: int | None) -> list[dict]:
         """Every move ``apply`` accepts from this seat now, as ``{"move", "args"}``."""
+        return [{"move": name, "args": list(args)} for name, args in self.legal_actions(seat)]
+
+    def legal_actions(self, seat: int | None) -> list[tuple[str, tuple]]:
+        """:meth:`legal_moves` as ``(move, args)`` tuples: the searching bots' fast path."""
         if self.result is not None or not self._valid_seat(seat) or seat in self.ctx["left"]:
             return []
         ctx, G = self.ctx, self.G
         is_current = seat == ctx["current"]
-        found = []
+        found: list[tuple[str, tuple]] = []
         for name, move in self.game.moves.items():
             if move.anyone or (is_current and ctx["stage"] in move.stages):
-                found.extend({"move": name, "args": list(a)} for a in move.options(G, ctx, seat))
+                found += [(name, tuple(a)) for a in move.options(G, ctx, seat)]
         return found
 
     def can_undo(self, seat: int) -> bool:
@@ -214,11 +222,12 @@ class Match:
         """A new Match with the move applied; raises InvalidMove (and changes nothing) if the
         rules do not allow it."""
         spec = self._check(seat, move, args)
-        t = Turn(self.ctx, self.rng, self.version, seat)
-        G = spec.fn(self.G, t, *args)
-        if not t._stage_set and (t._ended or spec.ends_turn):
-            t._ended = True
-        return self._next_match(G, t, (seat, move, tuple(args)))
+        return self._next_match(*self._run(spec, seat, args), (seat, move, tuple(args)))
+
+    def apply_legal(self, seat: int, move: str, args: tuple) -> Match:
+        """:meth:`apply` for a move taken from :meth:`legal_actions`, unchecked, unlogged and
+        with no undo history: the searching bots' fast path. Anything else is undefined."""
+        return self._next_match(*self._run(self.game.moves[move], seat, args), None)
 
     def drop(self, seat: int) -> Match:
         """A new Match in which that seat's player has left for good."""
@@ -229,7 +238,7 @@ class Match:
         if seat in self.ctx["left"]:
             raise InvalidMove("That player has already left")
         t = Turn(self.ctx, self.rng, self.version, seat)
-        t.left = tuple(sorted((*t.left, seat)))
+        t.ctx["left"] = tuple(sorted((*t.left, seat)))
         G = self.G if self.game.on_drop is None else self.game.on_drop(self.G, t, seat)
         if t.current == seat:
             t._ended = True
@@ -286,8 +295,7 @@ class Match:
     # -- internals ---------------------------------------------------------------------------
 
     def _valid_seat(self, seat: object) -> bool:
-        return isinstance(seat, int) and not isinstance(seat, bool) and (
-            0 <= seat < self.num_players)
+        return type(seat) is int and 0 <= seat < self.num_players
 
     def _check(self, seat: object, move: object, args: tuple) -> Move:
         if self.result is not None:
@@ -309,17 +317,34 @@ class Match:
         _check_args(move, spec, args)
         return spec
 
-    def _next_match(self, G: State, t: Turn, entry: tuple) -> Match:
+    def _run(self, spec: Move, seat: int, args: tuple) -> tuple[State, Turn]:
+        t = Turn(self.ctx, self.rng, self.version, seat)
+        G = spec.fn(self.G, t, *args)
+        if not t._stage_set and (t._ended or spec.ends_turn):
+            t._ended = True
+        return G, t
+
+    def _next_match(self, G: State, t: Turn, entry: tuple | None) -> Match:
+        """The match after an action; ``entry`` None (the fast path) keeps no log or undo."""
         if t._ended:
             G = _advance(self.game, G, t)
-        ctx = t.ctx()
+        ctx = t.ctx
         result = _remaining_winner(self.game, ctx) or self.game.end_if(G, ctx)
+        if entry is None:
+            return Match(self.game, self.num_players, self.seed, G, ctx, t.rng, self.version + 1,
+                         result, None)
         prev = self if self.game.undoable else None
         return Match(self.game, self.num_players, self.seed, G, ctx, t.rng, self.version + 1,
                      result, (self._log, entry), prev)
 
 
 def _check_args(move: str, spec: Move, args: tuple) -> None:
+    if len(args) == len(spec.args):
+        for value, kind in zip(args, spec.args, strict=True):
+            if type(value) is not kind:
+                break
+        else:
+            return  # the common case, decided quickly
     if not spec.least_args <= len(args) <= len(spec.args):
         names = ", ".join(spec.names) or "no arguments"
         count = (str(len(spec.args)) if spec.least_args == len(spec.args)
@@ -338,33 +363,39 @@ def _kind_name(kind: Any) -> str:
 
 def _advance(game: Game, G: State, t: Turn) -> State:
     """Pass the turn on, running the game's turn-begin hook, which may pass it on again."""
-    for _ in range(t.num_players + 1):
-        nxt = t._next if t._next is not None else _round_robin(game, G, t)
-        t.current, t.stage, t._next, t._ended, t._stage_set = nxt, None, None, False, False
-        t.turn += 1
+    ctx = t.ctx
+    for _ in range(ctx["num_players"] + 1):
+        nxt = t._next if t._next is not None else _round_robin(game, G, ctx)
+        ctx["current"], ctx["stage"], ctx["turn"] = nxt, None, ctx["turn"] + 1
+        t._next, t._ended, t._stage_set = None, False, False
         if nxt is None or game.on_turn_begin is None:
             return G
         t.seat = nxt
         G = game.on_turn_begin(G, t)
         if not t._ended:
             return G
-    t.current = None
+    ctx["current"] = None
     return G
 
 
-def _round_robin(game: Game, G: State, t: Turn) -> int | None:
+def _round_robin(game: Game, G: State, ctx: dict) -> int | None:
     """The next seat in the current direction that still takes turns, if any."""
-    n = t.num_players
-    start = t.current if t.current is not None else (0 if t.direction > 0 else n - 1) - t.direction
+    n, direction, current = ctx["num_players"], ctx["direction"], ctx["current"]
+    out, left, skip = ctx["out"], ctx["left"], game.skip
+    if current is not None and not out and not left and skip is None:
+        return (current + direction) % n  # the common case: nobody is skipped
+    start = current if current is not None else (0 if direction > 0 else n - 1) - direction
     for step in range(1, n + 1):
-        seat = (start + step * t.direction) % n
-        if t.in_play(seat) and (game.skip is None or not game.skip(G, seat)):
+        seat = (start + step * direction) % n
+        if seat not in out and seat not in left and (skip is None or not skip(G, seat)):
             return seat
     return None
 
 
 def _remaining_winner(game: Game, ctx: dict) -> Result:
     """When fewer than two seats are still playing, the one left wins."""
+    if not ctx["left"] and not (game.out_is_eliminated and ctx["out"]):
+        return None
     gone = set(ctx["left"])
     if game.out_is_eliminated:
         gone.update(ctx["out"])
@@ -385,13 +416,12 @@ def start(game: Game, num_players: int, seed: int | str | None) -> Match:
            "direction": 1, "turn": 0}
     t = Turn(ctx, rng.seed_state(seed), 0, None)
     G = game.setup(t)
-    ctx = t.ctx()
     if game.on_turn_begin is not None:
         t.seat = 0
         G = game.on_turn_begin(G, t)
         if t._ended:
             G = _advance(game, G, t)
-        ctx = t.ctx()
+    ctx = t.ctx
     return Match(game, num_players, seed, G, ctx, t.rng, 0, game.end_if(G, ctx), None)
 
 

@@ -22,8 +22,8 @@ def place(G: dict, t: Turn, cell: int) -> dict:
     return {"cells": cells}
 
 
-def place_options(G: dict, ctx: dict, seat: int) -> list[tuple]:
-    return [(i,) for i, mark in enumerate(G["cells"]) if mark is None]
+def place_options(G: dict, ctx: dict, seat: int) -> list[list]:
+    return [[i] for i, mark in enumerate(G["cells"]) if mark is None]
 
 
 def end_if(G: dict, ctx: dict) -> dict | None:

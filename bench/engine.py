@@ -1,0 +1,58 @@
+"""Random playouts per game: complete games per second and moves per second.
+
+A move is one ``legal_moves`` call plus one ``apply``. Each figure is the median of several runs.
+
+    .venv/bin/python bench/engine.py [--runs 5] [--seconds 2] [--game nine-locks]
+"""
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from shared_rules import GAMES, new_match  # noqa: E402
+
+
+def one_run(slug: str, num_players: int, seconds: float, seed: int) -> tuple[float, float]:
+    """Play random games for about ``seconds``; return (games/s, moves/s)."""
+    rand = random.Random(seed)
+    games = moves = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        match = new_match(slug, num_players, rand.getrandbits(32))
+        while match.result is None:
+            seats = match.active_seats
+            seat = seats[0] if len(seats) == 1 else rand.choice(seats)
+            legal = match.legal_moves(seat)
+            moves += 1
+            if legal:
+                move = rand.choice(legal)
+                match = match.apply(seat, move["move"], *move["args"])
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, moves / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--game", choices=sorted(GAMES), action="append")
+    args = parser.parse_args()
+    print(f"{'game':<14}{'players':>8}{'games/s':>12}{'moves/s':>12}   (median of {args.runs})")
+    for slug in args.game or sorted(GAMES):
+        game = GAMES[slug]
+        for n in sorted({game.min_players, min(game.max_players, 4)}):
+            runs = [one_run(slug, n, args.seconds, seed) for seed in range(args.runs)]
+            games = statistics.median(r[0] for r in runs)
+            moves = statistics.median(r[1] for r in runs)
+            print(f"{slug:<14}{n:>8}{games:>12,.0f}{moves:>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()
