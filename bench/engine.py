@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import plain_tic_tac_toe  # noqa: E402
 from shared_rules import GAMES, new_match  # noqa: E402
 
 
@@ -52,6 +53,9 @@ def main() -> None:
             games = statistics.median(r[0] for r in runs)
             moves = statistics.median(r[1] for r in runs)
             print(f"{slug:<14}{n:>8}{games:>12,.0f}{moves:>12,.0f}")
+    runs = [plain_tic_tac_toe.one_run(args.seconds, seed) for seed in range(args.runs)]
+    plain = statistics.median(r[1] for r in runs)
+    print(f"{'plain deep-copy tic-tac-toe':<34}{plain:>12,.0f}   (the yardstick, same run)")
 
 
 if __name__ == "__main__":
