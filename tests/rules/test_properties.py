@@ -150,6 +150,8 @@ def test_a_seat_leaving_mid_game_lets_the_rest_finish(slug, num_players, seed, c
     for i, match in enumerate(playout(slug, num_players, seed, rand)):
         if i == 5 and match.result is None:
             break
+    if match.result is not None:
+        return  # over within five moves: nobody can leave mid-game
     leaver = rand.randrange(num_players)
     match = match.drop(leaver)
     assert leaver in match.view(None)["left"]

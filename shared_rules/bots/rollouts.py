@@ -1,0 +1,75 @@
+"""Playout policies of the searching bot: cheap rules of thumb, with some randomness so that the
+playouts still spread over the game. They read the sampled match they play out (a guess dealt
+from the searching seat's view), never the real one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Match
+from ..games import nine_locks, poker99
+from .poker99 import is_number, spend_cost
+
+Key = tuple[int, str, tuple]  # (seat, move name, args)
+WANDER = 0.2  # how often a playout ignores its rule of thumb and plays any legal move
+
+
+def turn_moves(match: Match) -> tuple[int, list[tuple[str, tuple]]] | None:
+    """The seat whose turn it is and its legal moves (turn-based games only)."""
+    seats = match.active_seats
+    if not seats:
+        return None
+    seat = seats[0]
+    return seat, match.legal_actions(seat)
+
+
+def nine_locks_policy(match: Match, rand: random.Random) -> Key | None:
+    """Empty the visible hand first: play a visible card, else a hidden one, else pick up."""
+    found = turn_moves(match)
+    if found is None or not found[1]:
+        return None
+    seat, legal = found
+    if rand.random() < WANDER:
+        name, args = legal[rand.randrange(len(legal))]
+        return seat, name, args
+    visible = match.G["visible"][seat]
+    plays = [a for n, a in legal if n == "play"]
+    for_visible = [a for a in plays if a[0] in visible]
+    choice = for_visible or plays
+    if choice:
+        return seat, "play", choice[rand.randrange(len(choice))]
+    name, args = legal[rand.randrange(len(legal))]
+    return seat, name, args
+
+
+def poker99_policy(match: Match, rand: random.Random) -> Key | None:
+    """As the rule-of-thumb bot plays: the number card leaving the lowest total, else the
+    cheapest of the saved cards."""
+    found = turn_moves(match)
+    if found is None or not found[1]:
+        return None
+    seat, legal = found
+    if rand.random() < WANDER:
+        name, args = legal[rand.randrange(len(legal))]
+        return seat, name, args
+    total = match.G["total"]
+    numbers = [args for _, args in legal if is_number(args[0])]
+    if numbers:
+        best = min(numbers, key=lambda args: (total + poker99.EFFECTS[args[0]][1], rand.random()))
+    else:
+        best = min((args for _, args in legal),
+                   key=lambda args: (spend_cost(args[0]), after(args, total), rand.random()))
+    return seat, "play", best
+
+
+def after(args: tuple, total: int) -> int:
+    """The total after playing ``args`` (card, then its choice if any)."""
+    sign = args[1] if len(args) > 1 and args[1] in poker99.SIGNS else None
+    return dict(poker99.outcomes(args[0], total))[sign]
+
+
+POLICIES = {
+    nine_locks.GAME.slug: nine_locks_policy,
+    poker99.GAME.slug: poker99_policy,
+}

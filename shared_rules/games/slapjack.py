@@ -1,0 +1,227 @@
+"""Slapjack: play the top card of your stack, slap Jacks, pairs and sandwiches, win all 52 cards.
+
+A real-time game: ``slap`` may come from any seat at any moment. State ``G`` (plain data, never
+changed in place):
+
+- ``stacks``: one face-down stack per seat, top card first (secret from everyone, the owner too:
+  views carry only ``stacks_count``).
+- ``pile``: the face-up central pile, bottom card first (public).
+- ``version``: the match version after the last action, so that ``legal_moves`` can offer
+  ``slap(version)``; the engine's own ``version`` field replaces it in views (same value).
+- ``pile_version``: the version at which the pile last changed by a play or by being taken.
+- ``pile_slapped``: whether someone has already slapped this pile (since its last change).
+- ``plays``: how many cards have been played, for the 2,000-play limit.
+- ``events``: the last few slaps and departures, public, without card names.
+"""
+
+from ..cards import DECK, rank
+from ..engine import Game, Move, Turn
+from ..errors import InvalidMove
+from . import load_rules
+
+PLAY_LIMIT = 2000
+BAD_SLAP_COST = 3
+EVENTS_KEPT = 8
+REASON_WORDS = {"jack": "a jack", "pair": "a pair", "sandwich": "a sandwich"}
+
+
+def setup(t: Turn) -> dict:
+    """Deal the whole shuffled deck one card at a time from seat 0: the first seats may get one
+    card more."""
+    deck = t.shuffle(DECK)
+    n = t.num_players
+    return {
+        "stacks": [deck[seat::n] for seat in range(n)], "pile": [], "version": 0,
+        "pile_version": 0, "pile_slapped": False, "plays": 0, "events": [],
+    }
+
+
+# -- reading the pile ---------------------------------------------------------------------------
+
+def slap_reason(pile: list[str]) -> str | None:
+    """Why a slap on this pile (bottom card first) is good: "jack", "pair", "sandwich", or None."""
+    if not pile:
+        return None
+    top = rank(pile[-1])
+    if top == "J":
+        return "jack"
+    if len(pile) >= 2 and rank(pile[-2]) == top:
+        return "pair"
+    if len(pile) >= 3 and rank(pile[-3]) == top:
+        return "sandwich"
+    return None
+
+
+def can_win_pile(G: dict) -> bool:
+    """Whether a slap judged on the pile as it is now would be good."""
+    return not G["pile_slapped"] and slap_reason(G["pile"]) is not None
+
+
+# -- moves --------------------------------------------------------------------------------------
+
+def play(G: dict, t: Turn) -> dict:
+    """The current seat turns the top card of its stack onto the pile."""
+    stack = G["stacks"][t.seat]
+    if not stack:
+        raise InvalidMove("You have no cards left to play")
+    stacks = list(G["stacks"])
+    stacks[t.seat] = stack[1:]
+    version = t.version + 1
+    return {**G, "stacks": stacks, "pile": [*G["pile"], stack[0]], "version": version,
+            "pile_version": version, "pile_slapped": False, "plays": G["plays"] + 1}
+
+
+def play_options(G: dict, ctx: dict, seat: int) -> list[tuple]:
+    return [()] if G["stacks"][seat] else []
+
+
+def slap(G: dict, t: Turn, version: int | None = None) -> dict:
+    """Any seat slaps the pile it saw at ``version`` (None: the pile as it is now)."""
+    if version is not None:
+        _check_version(version, t.version)
+    late = G["pile_slapped"] or (version is not None and version < G["pile_version"])
+    reason = None if late else slap_reason(G["pile"])
+    if reason is not None:
+        return _good_slap(G, t, reason)
+    return _bad_slap(G, t, late)
+
+
+def _check_version(version: int, now: int) -> None:
+    if version < 0:
+        raise InvalidMove(f"There is no version {version}: versions start at 0")
+    if version > now:
+        raise InvalidMove(f"There is no version {version} yet: the table is at version {now}")
+
+
+def _good_slap(G: dict, t: Turn, reason: str) -> dict:
+    """The slapper takes the whole pile under their stack and plays next."""
+    seat, pile, version = t.seat, G["pile"], t.version + 1
+    stacks = list(G["stacks"])
+    stacks[seat] = stacks[seat] + pile
+    t.end_turn(seat)
+    text = f"Seat {seat} slapped {REASON_WORDS[reason]} and took {_cards(len(pile))}"
+    event = _event(version, seat, "good", len(pile), text, reason)
+    return {**G, "stacks": stacks, "pile": [], "version": version, "pile_version": version,
+            "pile_slapped": False, "events": _log(G, event)}
+
+
+def _bad_slap(G: dict, t: Turn, late: bool) -> dict:
+    """A wrong or late slap: the slapper's top three cards go face up under the pile."""
+    seat, version = t.seat, t.version + 1
+    stack = G["stacks"][seat]
+    given = stack[:BAD_SLAP_COST]
+    stacks = list(G["stacks"])
+    stacks[seat] = stack[BAD_SLAP_COST:]
+    if seat == t.current and not stacks[seat]:
+        t.end_turn()  # a player with no cards cannot take their turn: it passes on
+    kind = "late" if late else "bad"
+    what = "too late" if late else "wrongly"
+    text = (f"Seat {seat} slapped {what} and put {_cards(len(given))} under the pile" if given
+            else f"Seat {seat} slapped {what} but had no cards to give")
+    event = _event(version, seat, kind, len(given), text)
+    # A late slap aimed at an earlier pile does not count as slapping this one.
+    slapped = G["pile_slapped"] or not late
+    return {**G, "stacks": stacks, "pile": given + G["pile"], "version": version,
+            "pile_slapped": slapped, "events": _log(G, event)}
+
+
+def slap_options(G: dict, ctx: dict, seat: int) -> list[tuple]:
+    return [(), (G["version"],)]
+
+
+# -- events -------------------------------------------------------------------------------------
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _event(version: int, seat: int, kind: str, cards: int, text: str,
+           reason: str | None = None) -> dict:
+    return {"version": version, "seat": seat, "kind": kind, "reason": reason, "cards": cards,
+            "text": text}
+
+
+def _log(G: dict, event: dict) -> list[dict]:
+    return [*G["events"][-(EVENTS_KEPT - 1):], event]
+
+
+# -- hooks --------------------------------------------------------------------------------------
+
+def end_if(G: dict, ctx: dict) -> dict | None:
+    """All 52 cards in one stack; the play limit; or no cards in any stack and no pile to win."""
+    counts = [len(stack) for stack in G["stacks"]]
+    if len(DECK) in counts:
+        return {"winner": counts.index(len(DECK))}
+    if G["plays"] >= PLAY_LIMIT:
+        return _most_cards(counts)
+    if not any(counts) and not can_win_pile(G):
+        return {"draw": True}
+    return None
+
+
+def _most_cards(counts: list[int]) -> dict:
+    best = max(counts)
+    leaders = [seat for seat, count in enumerate(counts) if count == best]
+    return {"winner": leaders[0]} if len(leaders) == 1 else {"draw": True}
+
+
+def on_drop(G: dict, t: Turn, seat: int) -> dict:
+    """The leaver's stack goes face up under the pile; the pile's version does not change."""
+    stack = G["stacks"][seat]
+    stacks = list(G["stacks"])
+    stacks[seat] = []
+    version = t.version + 1
+    text = f"Seat {seat} left; their {_cards(len(stack))} went under the pile"
+    event = _event(version, seat, "left", len(stack), text)
+    return {**G, "stacks": stacks, "pile": stack + G["pile"], "version": version,
+            "events": _log(G, event)}
+
+
+def skip(G: dict, seat: int) -> bool:
+    """A seat with no cards is passed over when the turn moves on."""
+    return not G["stacks"][seat]
+
+
+def view(v: dict, seat: int | None) -> dict:
+    """Conveniences for clients, derived from the public pile."""
+    pile = v["pile"]
+    return {"top": pile[-1] if pile else None, "pile_count": len(pile), "play_limit": PLAY_LIMIT}
+
+
+def determinize(v: dict, t: Turn) -> dict:
+    """Every card not on the pile, dealt at random into stacks of the sizes the view shows."""
+    pile = list(v["pile"])
+    counts = v["stacks_count"]
+    unseen = t.shuffle(sorted(set(DECK) - set(pile)))
+    if len(pile) + sum(counts) != len(DECK) or len(unseen) != sum(counts):
+        raise ValueError("The view does not account for all 52 cards")
+    stacks, start = [], 0
+    for count in counts:
+        stacks.append(unseen[start:start + count])
+        start += count
+    return {
+        "stacks": stacks, "pile": pile, "version": v["version"],
+        "pile_version": v["pile_version"], "pile_slapped": v["pile_slapped"],
+        "plays": v["plays"], "events": [dict(e) for e in v["events"]],
+    }
+
+
+GAME = Game(
+    slug="slapjack",
+    title="Slapjack",
+    min_players=2,
+    max_players=6,
+    rules=load_rules("slapjack"),
+    setup=setup,
+    moves={
+        "play": Move(play, play_options),
+        "slap": Move(slap, slap_options, args=(int,), names=("version",), min_args=0,
+                     anyone=True, ends_turn=False),
+    },
+    end_if=end_if,
+    view=view,
+    secret=("stacks",),
+    on_drop=on_drop,
+    skip=skip,
+    determinize=determinize,
+)
