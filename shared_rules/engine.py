@@ -195,19 +195,21 @@ class Match:
 
     def legal_moves(self, seat: int | None) -> list[dict]:
         """Every move ``apply`` accepts from this seat now, as ``{"move", "args"}``."""
-        return [{"move": name, "args": list(args)} for name, args in self.legal_actions(seat)]
+        return [{"move": name, "args": a if type(a) is list else [*a]}
+                for name, options in self._options(seat) for a in options]
 
     def legal_actions(self, seat: int | None) -> list[tuple[str, tuple]]:
         """:meth:`legal_moves` as ``(move, args)`` tuples: the searching bots' fast path."""
+        return [(name, tuple(a)) for name, options in self._options(seat) for a in options]
+
+    def _options(self, seat: int | None) -> list[tuple[str, Iterable]]:
+        """Each move this seat may make now, with its game's list of legal arguments."""
         if self.result is not None or not self._valid_seat(seat) or seat in self.ctx["left"]:
             return []
         ctx, G = self.ctx, self.G
         is_current = seat == ctx["current"]
-        found: list[tuple[str, tuple]] = []
-        for name, move in self.game.moves.items():
-            if move.anyone or (is_current and ctx["stage"] in move.stages):
-                found += [(name, tuple(a)) for a in move.options(G, ctx, seat)]
-        return found
+        return [(name, move.options(G, ctx, seat)) for name, move in self.game.moves.items()
+                if move.anyone or (is_current and ctx["stage"] in move.stages)]
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back the last move: only in games that allow it, only its own

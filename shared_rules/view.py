@@ -21,12 +21,17 @@ def size(value: Any) -> Any:
     return 0
 
 
+_CONTAINERS = (list, tuple, dict)
+
+
 def copy_data(value: Any) -> Any:
-    """A deep copy of plain JSON-like data (faster than ``copy.deepcopy``)."""
-    if isinstance(value, list | tuple):
-        return [copy_data(v) for v in value]
-    if isinstance(value, dict):
-        return {k: copy_data(v) for k, v in value.items()}
+    """A deep copy of plain JSON-like data (much faster than ``copy.deepcopy``): strings,
+    numbers and None are shared, containers copied."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return [copy_data(v) if type(v) in _CONTAINERS else v for v in value]
+    if kind is dict:
+        return {k: copy_data(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
     return value
 
 

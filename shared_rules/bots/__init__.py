@@ -37,7 +37,8 @@ def make_bot(slug: str, level: str, seed: int | None = None, *,
     if level == "hard" and GAMES[slug].real_time:
         return RULE_OF_THUMB[slug](seed)  # reflexes, not choices: it never slaps wrongly
     if level == "hard":
-        return make_hard_bot(slug, seed, seconds=seconds, iterations=iterations)
+        return make_hard_bot(slug, seed, seconds=seconds, iterations=iterations,
+                             guide=RULE_OF_THUMB[slug](seed))
     raise ValueError(f"There is no bot level {level!r}; choose one of {', '.join(LEVELS)}")
 
 

@@ -20,10 +20,12 @@ from collections.abc import Callable
 
 from ..engine import Game, Match, from_view
 from ..registry import GAMES
-from .rollouts import POLICIES
+from .base import Bot
+from .rollouts import CUT_SHORT, GUIDED, POLICIES, GuidedPolicy
 
 Key = tuple[int, str, tuple]  # (seat, move name, args)
 RolloutPolicy = Callable[[Match, random.Random], "Key | None"]
+Evaluation = Callable[[Match], list[float]]  # each seat's expected reward in a position
 
 EXPLORATION = 0.7  # UCT's constant; rewards are in 0..1
 MAX_ROLLOUT = 400  # actions per rollout before it is scored as a draw
@@ -100,7 +102,8 @@ class MctsBot:
 
     def __init__(self, slug: str, seed: int | None = None, *, seconds: float | None = 1.0,
                  iterations: int | None = None, exploration: float = EXPLORATION,
-                 rollout: RolloutPolicy = random_policy, max_rollout: int = MAX_ROLLOUT) -> None:
+                 rollout: RolloutPolicy = random_policy, max_rollout: int = MAX_ROLLOUT,
+                 evaluate: Evaluation | None = None) -> None:
         if slug not in GAMES:
             raise ValueError(f"There is no game called {slug!r}")
         if seconds is None and iterations is None:
@@ -116,6 +119,7 @@ class MctsBot:
         self.exploration = exploration
         self.rollout = rollout
         self.max_rollout = max_rollout
+        self.evaluate = evaluate  # scores a playout cut short; None scores it as a draw
         self.last_iterations = 0  # how many the last search ran (for benchmarks and tests)
 
     def choose(self, view: dict, legal: list[dict]) -> dict:
@@ -232,11 +236,18 @@ class MctsBot:
             if key is None:
                 break
             match = play(match, key)
+        if match.result is None and self.evaluate is not None:
+            return self.evaluate(match)
         return rewards(match.result, match.num_players)
 
 
 def make_hard_bot(slug: str, seed: int | None = None, *, seconds: float | None = HARD_SECONDS,
-                  iterations: int | None = None) -> MctsBot:
-    """The ``hard`` bot for ``slug``, searching for ``seconds`` or ``iterations`` per move."""
-    return MctsBot(slug, seed, seconds=seconds, iterations=iterations,
-                   rollout=ROLLOUTS.get(slug, random_policy))
+                  iterations: int | None = None, guide: Bot | None = None) -> MctsBot:
+    """The ``hard`` bot for ``slug``, searching for ``seconds`` or ``iterations`` per move; its
+    playouts follow ``guide`` (the rule-of-thumb bot) in the games where that pays."""
+    rollout = ROLLOUTS.get(slug, random_policy)
+    if guide is not None and slug in GUIDED:
+        rollout = GuidedPolicy(guide)
+    depth, evaluate = CUT_SHORT.get(slug, (MAX_ROLLOUT, None))
+    return MctsBot(slug, seed, seconds=seconds, iterations=iterations, rollout=rollout,
+                   max_rollout=depth, evaluate=evaluate)

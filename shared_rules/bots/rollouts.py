@@ -5,13 +5,16 @@ from the searching seat's view), never the real one.
 
 from __future__ import annotations
 
+import math
 import random
 
 from ..engine import Match
 from ..games import nine_locks, poker99
+from .base import Bot
 from .poker99 import is_number, spend_cost
 
 Key = tuple[int, str, tuple]  # (seat, move name, args)
+STEEPNESS = 1.0  # how much one card less in hand raises a seat's guessed chance of winning
 WANDER = 0.2  # how often a playout ignores its rule of thumb and plays any legal move
 
 
@@ -68,6 +71,48 @@ def after(args: tuple, total: int) -> int:
     sign = args[1] if len(args) > 1 and args[1] in poker99.SIGNS else None
     return dict(poker99.outcomes(args[0], total))[sign]
 
+
+class GuidedPolicy:
+    """Playouts in which every seat plays as a rule-of-thumb bot would, shown that seat's view of
+    the sample (and now and then any legal move). Searching over such playouts improves on the
+    rule of thumb: each candidate move is judged by how the game goes on from it."""
+
+    def __init__(self, guide: Bot, wander: float = WANDER) -> None:
+        self.guide = guide
+        self.wander = wander
+
+    def __call__(self, match: Match, rand: random.Random) -> Key | None:
+        seats = match.active_seats
+        if not seats:
+            return None
+        seat = seats[0]
+        legal = match.legal_moves(seat)
+        if not legal:
+            return None
+        if rand.random() < self.wander:
+            move = legal[rand.randrange(len(legal))]
+        else:
+            move = self.guide.choose(match.view(seat), legal)
+        return seat, move["move"], tuple(move["args"])
+
+
+def nine_locks_value(match: Match) -> list[float]:
+    """Each seat's chance of winning, guessed from hand sizes: the fewer visible cards (then
+    hidden ones) a seat holds, the closer it is to emptying its visible hand and winning."""
+    G = match.G
+    gone = match.ctx["left"]
+    weights = [0.0 if seat in gone else
+               math.exp(-STEEPNESS * (len(G["visible"][seat]) + 0.25 * len(G["hidden"][seat])))
+               for seat in range(match.num_players)]
+    total = sum(weights) or 1.0
+    return [w / total for w in weights]
+
+
+# Games whose playouts follow the rule-of-thumb bot (when it is given): worth its cost there.
+GUIDED = frozenset({nine_locks.GAME.slug})
+
+# Games whose playouts stop after a few actions and are scored by a guess: (actions, guess).
+CUT_SHORT = {nine_locks.GAME.slug: (12, nine_locks_value)}
 
 POLICIES = {
     nine_locks.GAME.slug: nine_locks_policy,
