@@ -1,0 +1,115 @@
+"""The REST blueprint under /api: identities, games, rooms, health."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+from marshmallow import ValidationError
+
+from shared_rules import GAMES
+from shared_rules.bots import LEVELS
+
+from .auth import bearer_token
+from .errors import LoungeError, validation_message
+from .openapi import openapi_document
+from .schemas import CREATE_ROOM
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def lounge_context():
+    """The app's lounge parts (see :class:`backend.app.LoungeContext`)."""
+    return current_app.extensions["lounge"]
+
+
+@api.before_request
+def limit_writes() -> None:
+    writing = request.method in ("POST", "PUT", "PATCH", "DELETE")
+    if writing and not lounge_context().rest_limiter.take(request.remote_addr or "?"):
+        raise LoungeError("rate_limited", "Too many requests: try again in a minute")
+
+
+def current_user() -> str:
+    """The user id of the request's bearer token; unauthorized without a valid one."""
+    token = bearer_token(request.headers.get("Authorization"))
+    user_id = lounge_context().signer.user_id(token)
+    if user_id is None:
+        raise LoungeError("unauthorized", "Sign in first: send Authorization: Bearer <token>")
+    return user_id
+
+
+def json_body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise LoungeError("bad_request", "The request body must be a JSON object")
+    return data
+
+
+@api.post("/session")
+def create_session():
+    return jsonify(lounge_context().signer.new_session()), 201
+
+
+@api.get("/games")
+def list_games():
+    games = [{"slug": g.slug, "title": g.title, "min_players": g.min_players,
+              "max_players": g.max_players, "rules": g.rules, "undoable": g.undoable}
+             for g in GAMES.values()]
+    return jsonify({"games": games, "bot_levels": list(LEVELS)})
+
+
+@api.post("/rooms")
+def create_room():
+    user_id = current_user()
+    try:
+        data = CREATE_ROOM.load(json_body())
+    except ValidationError as exc:
+        raise LoungeError("bad_request", validation_message(exc.messages)) from None
+    ctx = lounge_context()
+    room = ctx.lounge.create_room(user_id, data["game"], data["name"], data["public"])
+    ctx.sockets.watch_unclaimed(room)
+    with room.lock:
+        return jsonify(room.summary()), 201
+
+
+@api.get("/rooms")
+def list_rooms():
+    rooms = lounge_context().lounge.public_rooms()
+    return jsonify({"rooms": [room.summary() for room in rooms]})
+
+
+@api.get("/rooms/<key>")
+def get_room(key: str):
+    room = lounge_context().lounge.find(key[:64])
+    with room.lock:
+        return jsonify(room.summary())
+
+
+@api.get("/health")
+def health():
+    ctx = lounge_context()
+    return jsonify({"status": "ok", "rooms": ctx.lounge.store.count(),
+                    "connections": len(ctx.sockets.connections),
+                    "async_mode": ctx.config.ASYNC_MODE})
+
+
+@api.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document())
+
+
+@api.get("/debug/rooms/<key>/match")
+def debug_match(key: str):
+    """The full match, seed and log included: for tests only, off unless configured."""
+    ctx = lounge_context()
+    if not ctx.config.LOUNGE_DEBUG_MATCHES:
+        raise LoungeError("not_found", "There is no such page")
+    room = ctx.lounge.find(key[:64])
+    with room.lock:
+        if room.match is None:
+            raise LoungeError("not_found", "No game has started in this room")
+        return current_app.response_class(room.match.to_json(), mimetype="application/json")
+
+
+@api.route("/<path:anything>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+def unknown(anything: str):
+    raise LoungeError("not_found", f"There is no API endpoint /api/{anything[:60]}")

@@ -1,0 +1,96 @@
+"""Bots play their seats on the server: each sees only its own seat's view and legal moves.
+
+A bot decides on the match as it is, waits a human-like moment (a thinking pause, or a shorter
+reflex for moves any seat may make at any time, such as Slapjack's slap), then acts only if the
+table has not changed meanwhile; otherwise the change has already scheduled a fresh decision.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+
+from .config import Config
+from .errors import LoungeError
+from .rooms import PLAYING, Room
+
+log = logging.getLogger(__name__)
+Offload = Callable[..., object]
+
+
+def offloader(mode: str) -> Offload:
+    """How to run a searching bot's thinking on a native thread, so that the event loop goes on
+    serving everyone else meanwhile (the one place where the async mode matters here)."""
+    if mode == "eventlet":
+        from eventlet import tpool
+
+        return tpool.execute
+    if mode == "gevent":
+        from gevent import get_hub
+
+        return lambda fn, *args: get_hub().threadpool.apply(fn, args)
+    return lambda fn, *args: fn(*args)
+
+
+class BotRunner:
+    """Schedules bot decisions as background tasks of the Socket.IO server."""
+
+    def __init__(self, socketio, config: Config, publish: Callable[[Room, str], None]) -> None:
+        self.socketio = socketio
+        self.config = config
+        self.publish = publish
+        self.pending: dict[tuple[str, int], tuple[int, int]] = {}
+        self.random = random.Random()
+        self.offload = offloader(config.ASYNC_MODE)
+
+    def schedule(self, room: Room) -> None:
+        """Start a decision for every bot seat that may act at the room's current version."""
+        with room.lock:
+            turns = room.bot_turns()
+        for seat, mark in turns:
+            key = (room.id, seat)
+            if self.pending.get(key) == mark:
+                continue
+            self.pending[key] = mark
+            self.socketio.start_background_task(self._run, room, seat, mark)
+
+    def _run(self, room: Room, seat: int, mark: tuple[int, int]) -> None:
+        try:
+            self._act(room, seat, mark)
+        except Exception:  # a bot must never take the server down
+            log.exception("bot of seat %s in room %s failed", seat, room.code)
+        finally:
+            if self.pending.get((room.id, seat)) == mark:
+                del self.pending[(room.id, seat)]
+
+    def _act(self, room: Room, seat: int, mark: tuple[int, int]) -> None:
+        with room.lock:
+            match, bot = room.match, room.bots.get(seat)
+            if bot is None or match is None or room.mark() != mark:
+                return
+            view, legal = match.view(seat), match.legal_moves(seat)
+            slow = room.seats[seat].level == "hard"
+        if not legal:
+            return
+        choice = self.offload(bot.choose, view, legal) if slow else bot.choose(view, legal)
+        if choice is None:  # nothing worth doing now (Slapjack): wait for the next change
+            return
+        self.socketio.sleep(self._pause(room, choice["move"]))
+        with room.lock:
+            if room.closed or room.status != PLAYING or room.match is None:
+                return
+            if room.mark() != mark or seat not in room.bots:
+                return  # the table changed while the bot was thinking
+            try:
+                room.apply_seat(seat, choice["move"], list(choice.get("args", [])))
+            except LoungeError as exc:
+                log.warning("bot of seat %s chose an illegal move: %s", seat, exc.message)
+                return
+            self.publish(room, PLAYING)
+
+    def _pause(self, room: Room, move: str) -> float:
+        spec = room.game.moves.get(move)
+        if spec is not None and spec.anyone:
+            return self.config.BOT_SLAP_DELAY_SECONDS * self.random.uniform(0.7, 1.4)
+        return self.config.BOT_DELAY_SECONDS

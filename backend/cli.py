@@ -1,0 +1,43 @@
+"""The ``lounge`` console command.
+
+Each subcommand lives in its own module, named in :data:`SUBCOMMANDS` with a one-line help. The
+module provides ``add_arguments(parser)`` and ``run(args) -> int``, and is imported only when its
+subcommand runs (``serve`` must monkey-patch before anything else is loaded). To add one, add a
+line here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("backend.serve", "run the game server"),
+    "simulate": ("backend.simulate", "play bot-only games and print win rates"),
+    "play": ("backend.terminal.app", "play in a room from this terminal"),
+}
+
+
+def top_parser() -> argparse.ArgumentParser:
+    lines = "\n".join(f"  {name:<10} {help_}" for name, (_, help_) in SUBCOMMANDS.items())
+    parser = argparse.ArgumentParser(
+        prog="lounge", description="Gaming Lounge", epilog=f"commands:\n{lines}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=sorted(SUBCOMMANDS), metavar="COMMAND")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; its exit status."""
+    top = top_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    module_name, help_ = SUBCOMMANDS[top.command]
+    module = importlib.import_module(module_name)
+    parser = argparse.ArgumentParser(prog=f"lounge {top.command}", description=help_)
+    module.add_arguments(parser)
+    return int(module.run(parser.parse_args(top.args)) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Settings from the environment, with safe defaults for a laptop."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+ASYNC_MODES = ("eventlet", "gevent", "threading")
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORS = "http://localhost:5173,http://127.0.0.1:5173"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting of the server. Build one with :func:`from_env` or by hand in tests."""
+
+    SECRET_KEY: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    HOST: str = "127.0.0.1"
+    PORT: int = 5000
+    CORS_ORIGINS: tuple[str, ...] = tuple(DEFAULT_CORS.split(","))
+    HOST_GRACE_SECONDS: float = 20.0
+    PLAYER_GRACE_SECONDS: float = 30.0
+    UNCLAIMED_ROOM_SECONDS: float = 120.0
+    BOT_DELAY_SECONDS: float = 0.6
+    BOT_SLAP_DELAY_SECONDS: float = 0.5
+    BOT_HARD_SECONDS: float = 1.0
+    ASYNC_MODE: str = "eventlet"
+    FRONTEND_DIST: str = str(REPO_ROOT / "frontend" / "dist")
+    MAX_MESSAGE_BYTES: int = 32 * 1024
+    MAX_PAYLOAD_BYTES: int = 4 * 1024
+    SOCKET_RATE_PER_SECOND: float = 15.0
+    SOCKET_RATE_BURST: float = 30.0
+    REST_RATE_PER_MINUTE: float = 120.0
+    TOKEN_MAX_AGE_SECONDS: int = 30 * 24 * 3600
+    LOUNGE_DEBUG_MATCHES: bool = False
+
+    def __post_init__(self) -> None:
+        if self.ASYNC_MODE not in ASYNC_MODES:
+            raise ValueError(f"ASYNC_MODE must be one of {', '.join(ASYNC_MODES)}")
+        if not 1 <= self.PORT <= 65535:
+            raise ValueError("PORT must be between 1 and 65535")
+        for name in ("HOST_GRACE_SECONDS", "PLAYER_GRACE_SECONDS", "UNCLAIMED_ROOM_SECONDS",
+                     "BOT_DELAY_SECONDS",
+                     "BOT_SLAP_DELAY_SECONDS", "BOT_HARD_SECONDS"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} cannot be negative")
+
+    def with_overrides(self, **changes: object) -> Config:
+        """A copy with some settings changed."""
+        return replace(self, **changes)
+
+
+def _parse(kind: type, text: str) -> object:
+    if kind is bool:
+        return text.strip().lower() in ("1", "true", "yes", "on")
+    if kind is tuple:
+        return tuple(part.strip() for part in text.split(",") if part.strip())
+    return kind(text)
+
+
+def from_env(environ: dict[str, str] | None = None) -> Config:
+    """The settings named in the environment; the defaults for the rest."""
+    environ = os.environ if environ is None else environ
+    kinds = {"int": int, "float": float, "str": str, "bool": bool, "tuple[str, ...]": tuple}
+    values: dict[str, object] = {}
+    for f in fields(Config):
+        text = environ.get(f.name)
+        if text is None or text == "":
+            continue
+        try:
+            values[f.name] = _parse(kinds[str(f.type)], text)
+        except ValueError as exc:
+            raise ValueError(f"{f.name}={text!r} is not a valid {f.type}") from exc
+    return Config(**values)

@@ -1,0 +1,397 @@
+"""Rooms and seats: the lobby, readiness, starting, moves through ``shared_rules``, per-seat views.
+
+Nothing here knows about Socket.IO. A *connection* is an opaque id (the transport's session id);
+the socket layer attaches connections to rooms and sends what :meth:`Room.deliveries` returns.
+Every method that changes a room must be called with ``room.lock`` held.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+
+from shared_rules import GAMES, InvalidMove, Match, new_match
+from shared_rules.bots import LEVELS, make_bot
+from shared_rules.engine import Game
+
+from .errors import LoungeError
+from .store import RoomStore
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@dataclass(slots=True)
+class Seat:
+    """One place at the table. ``user_id`` is who plays it (a local seat's adder; None: bot)."""
+
+    kind: str
+    name: str
+    user_id: str | None
+    level: str | None = None
+    ready: bool = False
+    left: bool = False
+
+
+class Room:
+    """One room: its seats, spectators, connections and the match being played."""
+
+    def __init__(self, room_id: str, code: str, game: Game, host_name: str, public: bool) -> None:
+        self.id = room_id
+        self.code = code
+        self.game = game
+        self.public = public
+        self.created = now_ms()
+        self.status = WAITING
+        self.seats: list[Seat] = [Seat("human", host_name, room_id, ready=True)]
+        self.spectators: dict[str, str] = {}
+        self.connections: dict[str, str] = {}
+        self.match: Match | None = None
+        self.bots: dict[int, object] = {}
+        self.closed = False
+        self.chat_seq = 0
+        self.round = 0
+        self.hard_seconds = 1.0
+        self.lock = threading.RLock()
+
+    @property
+    def host(self) -> str:
+        return self.id
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def seats_of(self, user_id: str) -> list[int]:
+        """The seats this user plays (their own and the local ones they added), not left."""
+        return [i for i, s in enumerate(self.seats)
+                if s.user_id == user_id and s.kind != "bot" and not s.left]
+
+    def is_connected(self, user_id: str | None) -> bool:
+        return user_id is not None and user_id in self.connections.values()
+
+    def member_name(self, user_id: str) -> str:
+        for seat in self.seats:
+            if seat.user_id == user_id and seat.kind == "human":
+                return seat.name
+        return self.spectators.get(user_id, "Guest")
+
+    def summary(self) -> dict:
+        """The room object of the protocol (no cards, ever)."""
+        game = self.game
+        return {
+            "id": self.id, "code": self.code, "game": game.slug, "title": game.title,
+            "min_players": game.min_players, "max_players": game.max_players,
+            "host": self.host, "public": self.public, "status": self.status,
+            "seats": [self._seat_summary(i, s) for i, s in enumerate(self.seats)],
+            "spectators": len(self.spectators), "created": self.created, "round": self.round,
+        }
+
+    def _seat_summary(self, index: int, seat: Seat) -> dict:
+        connected = seat.kind == "bot" or self.is_connected(seat.user_id)
+        ready = seat.ready or seat.kind != "human" or seat.user_id == self.host
+        return {"seat": index, "name": seat.name, "kind": seat.kind, "user_id": seat.user_id,
+                "level": seat.level, "connected": connected and not seat.left,
+                "ready": ready, "left": seat.left}
+
+    def state(self, seat: int | None) -> dict:
+        """The state message for one seat (None: the spectator view)."""
+        m = self.match
+        if m is None:
+            raise LoungeError("bad_state", "No game has started in this room")
+        return {"round": self.round, "seat": seat, "view": m.view(seat),
+                "legal_moves": m.legal_moves(seat), "active_seats": m.active_seats,
+                "result": m.result, "version": m.version,
+                "can_undo": seat is not None and m.can_undo(seat)}
+
+    def deliveries(self, only: str | None = None) -> list[tuple[str, dict]]:
+        """(connection, state) pairs: every connection gets exactly its seats' states, or the
+        spectator view. ``only`` limits it to one connection."""
+        if self.match is None:
+            return []
+        cache: dict[int | None, dict] = {}
+        out = []
+        for conn, user_id in self.connections.items():
+            if only is not None and conn != only:
+                continue
+            seats: list[int | None] = list(self.seats_of(user_id)) or [None]
+            for seat in seats:
+                if seat not in cache:
+                    cache[seat] = self.state(seat)
+                out.append((conn, cache[seat]))
+        return out
+
+    def mark(self) -> tuple[int, int]:
+        """Where the table is: (round, match version). Any action changes it."""
+        return self.round, -1 if self.match is None else self.match.version
+
+    def bot_turns(self) -> list[tuple[int, tuple[int, int]]]:
+        """(seat, mark) for every bot seat that may act now."""
+        m = self.match
+        if m is None or self.status != PLAYING:
+            return []
+        return [(seat, self.mark()) for seat in m.active_seats
+                if seat in self.bots and m.legal_moves(seat)]
+
+    # -- joining and leaving -----------------------------------------------------------------
+
+    def attach(self, conn: str, user_id: str, name: str | None, spectate: bool) -> dict:
+        """Connect ``conn`` for ``user_id``: their seats back, a new seat, or a spectator place."""
+        self._check_open()
+        self.connections[conn] = user_id
+        seats = self.seats_of(user_id)
+        if seats:
+            self.spectators.pop(user_id, None)
+            return {"seats": seats, "spectator": False}
+        if not spectate and self.status == WAITING and len(self.seats) < self.game.max_players:
+            self.spectators.pop(user_id, None)
+            label = name or f"Player {len(self.seats) + 1}"
+            self.seats.append(Seat("human", label, user_id))
+            return {"seats": [len(self.seats) - 1], "spectator": False}
+        self.spectators[user_id] = name or self.spectators.get(user_id) or "Spectator"
+        return {"seats": [], "spectator": True}
+
+    def detach(self, conn: str) -> str | None:
+        """Forget a connection; the user id if that user has no connection left here."""
+        user_id = self.connections.pop(conn, None)
+        if user_id is None or self.is_connected(user_id):
+            return None
+        if not self.seats_of(user_id):
+            self.spectators.pop(user_id, None)
+        return user_id
+
+    def leave(self, user_id: str) -> bool:
+        """The user goes for good; True when that closes the room (the host left)."""
+        for conn in [c for c, u in self.connections.items() if u == user_id]:
+            del self.connections[conn]
+        self.spectators.pop(user_id, None)
+        if user_id == self.host:
+            self.closed = True
+            return True
+        self._vacate(user_id)
+        return False
+
+    def expire(self, user_id: str) -> bool:
+        """The grace period of a disconnected user ran out. True when the room must close."""
+        if self.closed or self.is_connected(user_id):
+            return False
+        return self.leave(user_id)
+
+    def _vacate(self, user_id: str) -> None:
+        seats = self.seats_of(user_id)
+        if self.status == WAITING:
+            self.seats = [s for i, s in enumerate(self.seats) if i not in seats]
+            return
+        for seat in seats:
+            self.seats[seat].left = True
+            self.bots.pop(seat, None)
+            if self.status == PLAYING:
+                self._drop(seat)
+
+    def _drop(self, seat: int) -> None:
+        try:
+            self.match = self.match.drop(seat)
+        except InvalidMove:
+            return  # already left, or the game just ended: nothing to drop
+        self._after_change()
+
+    # -- the host's lobby actions ------------------------------------------------------------
+
+    def set_ready(self, user_id: str, ready: bool) -> None:
+        self._check_status(WAITING, "You can only get ready before the game starts")
+        own = [i for i in self.seats_of(user_id) if self.seats[i].kind == "human"]
+        if not own:
+            raise LoungeError("forbidden", "Only players with a seat can get ready")
+        self.seats[own[0]].ready = ready
+
+    def add_bot(self, user_id: str, level: str) -> int:
+        self._check_host(user_id)
+        if level not in LEVELS:
+            raise LoungeError("bad_request",
+                              f"There is no bot level {level!r}; choose one of {', '.join(LEVELS)}")
+        return self._add_seat(Seat("bot", f"Bot ({level})", None, level=level, ready=True))
+
+    def add_local(self, user_id: str, name: str) -> int:
+        self._check_host(user_id)
+        return self._add_seat(Seat("local", name, user_id, ready=True))
+
+    def _add_seat(self, seat: Seat) -> int:
+        self._check_status(WAITING, "Seats can only be added before the game starts")
+        if len(self.seats) >= self.game.max_players:
+            raise LoungeError("bad_state", f"{self.game.title} has at most "
+                                           f"{self.game.max_players} seats")
+        self.seats.append(seat)
+        return len(self.seats) - 1
+
+    def remove_seat(self, user_id: str, index: int) -> None:
+        self._check_host(user_id)
+        self._check_status(WAITING, "Seats can only be removed before the game starts")
+        if index == 0:
+            raise LoungeError("forbidden", "The host's seat cannot be removed")
+        if index >= len(self.seats):
+            raise LoungeError("not_found", f"There is no seat {index}")
+        seat = self.seats.pop(index)
+        if seat.kind == "human" and self.is_connected(seat.user_id):
+            self.spectators[seat.user_id] = seat.name
+
+    def start(self, user_id: str, seed: int | str | None = None) -> None:
+        self._check_host(user_id)
+        self._check_status(WAITING, "The game has already started")
+        self._check_enough()
+        waiting = [s.name for s in self.seats[1:] if s.kind == "human" and not s.ready]
+        if waiting:
+            raise LoungeError("not_ready", f"Not everyone is ready: {', '.join(waiting)}")
+        self._begin(seed)
+
+    def rematch(self, user_id: str, seed: int | str | None = None) -> None:
+        self._check_host(user_id)
+        self._check_status(FINISHED, "A rematch can only start when the game is over")
+        kept = [s for s in self.seats if not s.left]
+        if len(kept) < self.game.min_players:
+            raise LoungeError("not_ready", f"{self.game.title} needs at least "
+                                           f"{self.game.min_players} players")
+        self.seats = kept
+        self._begin(seed)
+
+    def _check_enough(self) -> None:
+        if len(self.seats) < self.game.min_players:
+            raise LoungeError("not_ready", f"{self.game.title} needs at least "
+                                           f"{self.game.min_players} players")
+
+    def _begin(self, seed: int | str | None) -> None:
+        self.match = new_match(self.game.slug, len(self.seats), seed)
+        self.round += 1
+        self.bots = {i: make_bot(self.game.slug, s.level, secrets.randbits(32),
+                                 seconds=self.hard_seconds)
+                     for i, s in enumerate(self.seats) if s.kind == "bot"}
+        self.status = PLAYING
+        self._after_change()
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def move(self, user_id: str, move: str, args: list, seat: int | None = None) -> int:
+        """Apply a move for one of the user's seats; the new version."""
+        index = self._acting_seat(user_id, seat)
+        return self.apply_seat(index, move, args)
+
+    def apply_seat(self, seat: int, move: str, args: list) -> int:
+        """Apply a move for a seat (a checked user's, or a bot's); the new version."""
+        self._check_status(PLAYING, "No game is being played in this room")
+        try:
+            self.match = self.match.apply(seat, move, *args)
+        except InvalidMove as exc:
+            raise LoungeError("invalid_move", exc.message) from None
+        self._after_change()
+        return self.match.version
+
+    def undo(self, user_id: str, seat: int | None = None) -> int:
+        index = self._acting_seat(user_id, seat, for_undo=True)
+        try:
+            self.match = self.match.undo(index)
+        except InvalidMove as exc:
+            raise LoungeError("invalid_move", exc.message) from None
+        return self.match.version
+
+    def _acting_seat(self, user_id: str, seat: int | None, for_undo: bool = False) -> int:
+        self._check_status(PLAYING, "No game is being played in this room")
+        own = self.seats_of(user_id)
+        if not own:
+            raise LoungeError("forbidden", "Spectators cannot play")
+        if seat is not None:
+            if seat not in own:
+                raise LoungeError("forbidden", f"Seat {seat} is not yours to play")
+            return seat
+        if len(own) == 1:
+            return own[0]
+        m = self.match
+        able = [s for s in own if (m.can_undo(s) if for_undo else m.legal_moves(s))]
+        if len(able) == 1:
+            return able[0]
+        raise LoungeError("bad_request", "You play several seats: say which one with \"seat\"")
+
+    def _after_change(self) -> None:
+        if self.status == PLAYING and self.match is not None and self.match.result is not None:
+            self.status = FINISHED
+            self.bots = {}
+
+    # -- checks ------------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise LoungeError("not_found", "This room has closed")
+
+    def _check_host(self, user_id: str) -> None:
+        if user_id != self.host:
+            raise LoungeError("forbidden", "Only the host can do that")
+
+    def _check_status(self, status: str, message: str) -> None:
+        if self.status != status:
+            raise LoungeError("bad_state", message)
+
+
+class Lounge:
+    """Creating, finding and closing rooms, and their chat, over a :class:`RoomStore`."""
+
+    def __init__(self, store: RoomStore, hard_seconds: float = 1.0) -> None:
+        self.store = store
+        self.hard_seconds = hard_seconds
+        self._create_lock = threading.Lock()
+
+    def create_room(self, host_id: str, slug: str, host_name: str, public: bool) -> Room:
+        game = GAMES.get(slug)
+        if game is None:
+            raise LoungeError("bad_request", f"There is no game called {slug!r}")
+        with self._create_lock:
+            existing = self.store.get(host_id)
+            if existing is not None and not existing.closed:
+                raise LoungeError("already_hosting", f"You already host room {existing.code}: "
+                                                     "leave it before opening another")
+            room = Room(host_id, self._free_code(), game, host_name, public)
+            room.hard_seconds = self.hard_seconds
+            self.store.save(room)
+        return room
+
+    def _free_code(self) -> str:
+        for _ in range(100):
+            code = new_code()
+            if self.store.by_code(code) is None:
+                return code
+        raise LoungeError("internal", "No free room code: try again")
+
+    def find(self, key: str) -> Room:
+        """A room by its id or its code (any case); not_found otherwise."""
+        room = self.store.get(key) if len(key) > CODE_LENGTH else self.store.by_code(key)
+        if room is None or room.closed:
+            raise LoungeError("not_found", f"There is no room {key!r}")
+        return room
+
+    def public_rooms(self, limit: int = 100) -> list[Room]:
+        rooms = [r for r in self.store.rooms()
+                 if r.public and r.status == WAITING and not r.closed]
+        rooms.sort(key=lambda r: r.created, reverse=True)
+        return rooms[:limit]
+
+    def close(self, room: Room) -> None:
+        room.closed = True
+        room.connections.clear()
+        if self.store.get(room.id) is room:
+            self.store.delete(room.id)
+
+    def chat(self, room: Room, user_id: str, text: str) -> dict:
+        room.chat_seq += 1
+        message = {"id": room.chat_seq, "user_id": user_id, "name": room.member_name(user_id),
+                   "text": text, "ts": now_ms()}
+        self.store.append_chat(room.id, message)
+        return message
+
+    def chat_history(self, room: Room) -> list[dict]:
+        return self.store.chat_history(room.id)

@@ -1,0 +1,122 @@
+"""Marshmallow schemas for every payload that comes in, REST and Socket.IO.
+
+Unknown fields are refused (marshmallow's default), so no payload can smuggle in a user id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+NAME_LENGTH = validate.Length(min=1, max=32)
+CHAT_LENGTH = validate.Length(min=1, max=500)
+ARG_TEXT_MAX = 32
+ARG_INT_LIMIT = 10**9
+
+
+class Trimmed(fields.String):
+    """A string with surrounding whitespace removed before it is validated."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        return super()._deserialize(value, attr, data, **kwargs).strip()
+
+
+class StrictInt(fields.Integer):
+    """A whole number that must arrive as one: no strings, floats or booleans."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool):
+            raise ValidationError("Not a valid integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictBool(fields.Boolean):
+    """true or false only (marshmallow would also take "yes", 1, ...)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean.")
+        return value
+
+
+class MoveArg(fields.Field):
+    """One move argument: a short text or a whole number."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int | str:
+        if isinstance(value, bool):
+            raise ValidationError("A move argument is a text or a whole number.")
+        if isinstance(value, int):
+            if abs(value) > ARG_INT_LIMIT:
+                raise ValidationError("That number is too large.")
+            return value
+        if isinstance(value, str):
+            if len(value) > ARG_TEXT_MAX:
+                raise ValidationError("That text is too long.")
+            return value
+        raise ValidationError("A move argument is a text or a whole number.")
+
+
+class CreateRoomSchema(Schema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = Trimmed(required=True, validate=NAME_LENGTH)
+    public = StrictBool(load_default=False)
+
+
+class EmptySchema(Schema):
+    """Events that take no fields: ``leave``, ``start``, ``rematch``."""
+
+
+class JoinSchema(Schema):
+    room = Trimmed(required=True, validate=validate.Length(min=1, max=64))
+    name = Trimmed(load_default=None, validate=NAME_LENGTH)
+    spectate = StrictBool(load_default=False)
+
+
+class ChatSchema(Schema):
+    text = Trimmed(required=True, validate=CHAT_LENGTH)
+
+
+class ReadySchema(Schema):
+    ready = StrictBool(required=True)
+
+
+class AddBotSchema(Schema):
+    level = fields.String(required=True, validate=validate.Length(min=1, max=32))
+
+
+class AddLocalSchema(Schema):
+    name = Trimmed(required=True, validate=NAME_LENGTH)
+
+
+class SeatSchema(Schema):
+    seat = StrictInt(required=True, validate=validate.Range(min=0, max=63))
+
+
+class MoveSchema(Schema):
+    move = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    args = fields.List(MoveArg(), load_default=list, validate=validate.Length(max=8))
+    seat = StrictInt(load_default=None, validate=validate.Range(min=0, max=63))
+
+
+class UndoSchema(Schema):
+    seat = StrictInt(load_default=None, validate=validate.Range(min=0, max=63))
+
+
+SOCKET_SCHEMAS: dict[str, Schema] = {
+    "join": JoinSchema(),
+    "leave": EmptySchema(),
+    "chat": ChatSchema(),
+    "ready": ReadySchema(),
+    "add_bot": AddBotSchema(),
+    "add_local": AddLocalSchema(),
+    "remove_seat": SeatSchema(),
+    "start": EmptySchema(),
+    "rematch": EmptySchema(),
+    "move": MoveSchema(),
+    "undo": UndoSchema(),
+}
+CREATE_ROOM = CreateRoomSchema()

@@ -1,0 +1,85 @@
+"""``lounge serve``: monkey-patch for the async mode first, then build and serve the app.
+
+Production runs eventlet's own server (gunicorn 26+ has no eventlet worker). The listening
+socket sets TCP_NODELAY, which accepted connections inherit: without it Nagle's algorithm holds
+back the small frames of a move's update for tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import warnings
+
+from .config import ASYNC_MODES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 5000))
+    parser.add_argument("--async-mode", choices=ASYNC_MODES,
+                        default=os.environ.get("ASYNC_MODE") or "eventlet")
+
+
+def monkey_patch(mode: str) -> None:
+    """Make the standard library cooperative; must run before Flask is imported."""
+    if mode == "eventlet":
+        warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
+        import eventlet
+
+        eventlet.monkey_patch()
+    elif mode == "gevent":
+        from gevent import monkey
+
+        monkey.patch_all()
+
+
+def run(args: argparse.Namespace) -> int:
+    monkey_patch(args.async_mode)
+    from .app import create_app
+    from .config import from_env
+
+    config = from_env().with_overrides(HOST=args.host, PORT=args.port,
+                                       ASYNC_MODE=args.async_mode)
+    app = create_app(config)
+    if not os.environ.get("SECRET_KEY"):
+        print("SECRET_KEY is not set: using a random key, so tokens end with this process",
+              flush=True)
+    print(f"Lounge serving on http://{args.host}:{args.port} ({args.async_mode})", flush=True)
+    SERVERS[args.async_mode](app, args.host, args.port)
+    return 0
+
+
+def listener(host: str, port: int, sock_module=socket) -> socket.socket:
+    """A listening TCP socket with TCP_NODELAY, which accepted sockets inherit."""
+    family = sock_module.AF_INET6 if ":" in host else sock_module.AF_INET
+    sock = sock_module.socket(family, sock_module.SOCK_STREAM)
+    sock.setsockopt(sock_module.SOL_SOCKET, sock_module.SO_REUSEADDR, 1)
+    sock.setsockopt(sock_module.IPPROTO_TCP, sock_module.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    return sock
+
+
+def serve_eventlet(app, host: str, port: int) -> None:
+    import eventlet.wsgi
+
+    eventlet.wsgi.server(listener(host, port), app, log_output=False, max_size=10_000)
+
+
+def serve_gevent(app, host: str, port: int) -> None:
+    from gevent import pywsgi
+    from geventwebsocket.handler import WebSocketHandler
+
+    server = pywsgi.WSGIServer(listener(host, port), app, handler_class=WebSocketHandler,
+                               log=None)
+    server.serve_forever()
+
+
+def serve_threading(app, host: str, port: int) -> None:
+    socketio = app.extensions["socketio"]
+    socketio.run(app, host=host, port=port, allow_unsafe_werkzeug=True, log_output=False)
+
+
+SERVERS = {"eventlet": serve_eventlet, "gevent": serve_gevent, "threading": serve_threading}

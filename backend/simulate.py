@@ -1,0 +1,312 @@
+"""``lounge simulate``: bot-only games, to prove that a change made a bot stronger.
+
+    lounge simulate --game tic-tac-toe --bots hard,easy --games 200 --seed 1
+
+Seats rotate between games (game ``i`` puts bot ``b`` in seat ``(b + i) % n``), so seat order
+does not bias the results. Prints a table of win rates with 95% Wilson confidence intervals,
+draws, moves per game and games per second; a progress bar goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from shared_rules import GAMES, Match, new_match
+from shared_rules.bots import LEVELS, Bot, make_bot
+from shared_rules.bots.mcts import HARD_SECONDS
+from shared_rules.rng import seed_state
+
+MAX_ACTIONS = 20_000  # no real game comes near it (Slapjack stops itself after 2,000 plays)
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long the ``hard`` bots think per move."""
+
+    seconds: float | None = HARD_SECONDS
+    iterations: int | None = None
+
+    def describe(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(f"{self.iterations} iterations")
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s")
+        return " or ".join(parts) + " per move"
+
+
+@dataclass
+class Tally:
+    """The results of one bot over all games."""
+
+    label: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    seconds: float = 0.0  # time spent choosing moves
+    choices: int = 0
+
+
+@dataclass
+class Summary:
+    game: str
+    levels: list[str]
+    budget: Budget
+    seed: int
+    tallies: list[Tally]
+    games: int = 0
+    draws: int = 0
+    unfinished: int = 0
+    moves: list[int] = field(default_factory=list)
+    elapsed: float = 0.0
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``(0, 1)`` when there are no trials)."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def parse_bots(text: str, slug: str) -> list[str]:
+    """The bot levels of ``--bots`` (one per seat); ValueError with a clear sentence if wrong."""
+    if slug not in GAMES:
+        raise ValueError(f"There is no game called {slug!r}; choose one of {', '.join(GAMES)}")
+    levels = [part.strip() for part in text.split(",") if part.strip()]
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"There is no bot level {level!r}; choose from {', '.join(LEVELS)}")
+    game = GAMES[slug]
+    if not game.min_players <= len(levels) <= game.max_players:
+        raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} "
+                         f"players, but {len(levels)} bots were given")
+    return levels
+
+
+def labels_of(levels: list[str]) -> list[str]:
+    """Names for the table: a level, numbered when it plays more than one seat."""
+    seen: dict[str, int] = {}
+    out = []
+    for level in levels:
+        seen[level] = seen.get(level, 0) + 1
+        out.append(level if levels.count(level) == 1 else f"{level}#{seen[level]}")
+    return out
+
+
+def seat_of(bot: int, game_index: int, num_players: int) -> int:
+    return (bot + game_index) % num_players
+
+
+def make_bots(slug: str, levels: list[str], seed: int, game_index: int,
+              budget: Budget) -> list[Bot]:
+    """Fresh bots for one game, by bot index, each with its own seed."""
+    return [make_bot(slug, level, seed_state(f"{seed}:{game_index}:{b}"),
+                     seconds=budget.seconds, iterations=budget.iterations)
+            for b, level in enumerate(levels)]
+
+
+def next_action(match: Match, by_seat: dict[int, Bot], rand: random.Random,
+                clock: list[float]) -> tuple[int, dict] | None:
+    """Who acts next and how. In turn-based games the seat whose turn it is; when anyone may
+    act (Slapjack), each seat that may act is asked in a random order and the first bot that
+    does not choose to wait acts."""
+    seats = match.active_seats
+    if len(seats) > 1:
+        rand.shuffle(seats)
+    for seat in seats:
+        legal = match.legal_moves(seat)
+        if not legal:
+            continue
+        started = time.perf_counter()
+        move = by_seat[seat].choose(match.view(seat), legal)
+        clock[seat] += time.perf_counter() - started
+        if move is not None:
+            return seat, move
+    return None
+
+
+def play_game(slug: str, levels: list[str], seed: int, game_index: int,
+              budget: Budget) -> tuple[Match, list[int], list[float], int]:
+    """One bot-only game: the final match, each bot's seat, time spent and choices per bot."""
+    n = len(levels)
+    bots = make_bots(slug, levels, seed, game_index, budget)
+    seats = [seat_of(b, game_index, n) for b in range(n)]
+    by_seat = {seats[b]: bots[b] for b in range(n)}
+    rand = random.Random(seed_state(f"{seed}:{game_index}:order"))
+    match = new_match(slug, n, f"{seed}:{game_index}")
+    clock = [0.0] * n
+    choices = 0
+    for _ in range(MAX_ACTIONS):
+        if match.result is not None:
+            break
+        action = next_action(match, by_seat, rand, clock)
+        if action is None:
+            break
+        seat, move = action
+        match = match.apply(seat, move["move"], *move["args"])
+        choices += 1
+    return match, seats, [clock[seats[b]] for b in range(n)], choices
+
+
+def simulate(slug: str, levels: list[str], games: int, seed: int, budget: Budget,
+             time_limit: float | None = None,
+             progress: Callable[[Summary, int], None] | None = None) -> Summary:
+    """Play ``games`` games (fewer if ``time_limit`` seconds run out) and tally them."""
+    summary = Summary(slug, levels, budget, seed, [Tally(label) for label in labels_of(levels)])
+    start = time.perf_counter()
+    for i in range(games):
+        if time_limit is not None and time.perf_counter() - start >= time_limit:
+            break
+        match, seats, seconds, choices = play_game(slug, levels, seed, i, budget)
+        record(summary, match, seats, seconds, choices)
+        summary.elapsed = time.perf_counter() - start
+        if progress is not None:
+            progress(summary, games)
+    summary.elapsed = time.perf_counter() - start
+    return summary
+
+
+def record(summary: Summary, match: Match, seats: list[int], seconds: list[float],
+           choices: int) -> None:
+    summary.games += 1
+    summary.moves.append(match.version)
+    result = match.result
+    if result is None:
+        summary.unfinished += 1
+    elif "winner" not in result:
+        summary.draws += 1
+    for b, tally in enumerate(summary.tallies):
+        tally.seconds += seconds[b]
+        tally.choices += choices
+        if result is not None and result.get("winner") == seats[b]:
+            tally.wins += 1
+        elif result is not None and "winner" not in result:
+            tally.draws += 1
+        else:
+            tally.losses += 1
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def format_summary(summary: Summary) -> str:
+    """The results as a markdown table and a line of totals."""
+    game = GAMES[summary.game]
+    n = summary.games
+    head = (f"{game.title}, {len(summary.levels)} players, {n} games, seed {summary.seed}, "
+            f"bots {','.join(summary.levels)}")
+    if "hard" in summary.levels and not game.real_time:  # a real-time game's hard bot reacts
+        head += f"; hard searches {summary.budget.describe()}"
+    lines = [head, "",
+             "| bot | wins | draws | losses | win rate | 95% CI |",
+             "|---|---:|---:|---:|---:|---|"]
+    for t in summary.tallies:
+        lo, hi = wilson(t.wins, n)
+        rate = percent(t.wins / n) if n else "-"
+        lines.append(f"| {t.label} | {t.wins} | {t.draws} | {t.losses} | {rate} | "
+                     f"{percent(lo)} – {percent(hi)} |")
+    moves = summary.moves or [0]
+    rate = n / summary.elapsed if summary.elapsed > 0 else 0.0
+    lines += ["", f"draws: {summary.draws} ({percent(summary.draws / n) if n else '-'}); "
+              f"moves per game: {sum(moves) / len(moves):.1f} (min {min(moves)}, "
+              f"max {max(moves)}); {rate:.2f} games/s; {summary.elapsed:.1f} s in all"]
+    if summary.unfinished:
+        lines.append(f"unfinished (stopped after {MAX_ACTIONS} actions): {summary.unfinished}")
+    return "\n".join(lines)
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr (a line per 5% when stderr is not a terminal)."""
+
+    WIDTH = 30
+
+    def __init__(self, stream=None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty()
+        self.shown = -1
+
+    def __call__(self, summary: Summary, total: int) -> None:
+        done, elapsed = summary.games, summary.elapsed
+        step = max(1, total // 20)
+        if not self.tty and done != total and done // step == self.shown:
+            return
+        self.shown = done // step
+        filled = self.WIDTH * done // total
+        eta = elapsed / done * (total - done)
+        wins = " ".join(f"{t.label} {t.wins}" for t in summary.tallies)
+        text = (f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} games, "
+                f"{done / elapsed if elapsed else 0:.2f}/s, {elapsed:.0f} s, eta {eta:.0f} s; "
+                f"wins: {wins}")
+        self.stream.write("\r" + text if self.tty else text + "\n")
+        if self.tty and done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``lounge simulate``."""
+    parser.add_argument("--game", required=True, help=f"one of: {', '.join(GAMES)}")
+    parser.add_argument("--bots", required=True,
+                        help="one level per seat, comma separated, e.g. hard,normal,easy")
+    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="hard bots: thinking time per move (default 1 s)")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="hard bots: search iterations per move (instead of, or as well "
+                             "as, --seconds)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="stop starting new games after this many seconds")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``lounge simulate`` with parsed arguments; 0 on success, 2 on bad input."""
+    try:
+        levels = parse_bots(args.bots, args.game)
+        budget = check_budget(args)
+        if args.games < 1:
+            raise ValueError("--games must be 1 or more")
+    except ValueError as error:
+        print(f"lounge simulate: {error}", file=sys.stderr)
+        return 2
+    progress = None if args.quiet else ProgressBar()
+    summary = simulate(args.game, levels, args.games, args.seed, budget, args.time_limit,
+                       progress)
+    print(format_summary(summary))
+    return 0
+
+
+def check_budget(args: argparse.Namespace) -> Budget:
+    if args.seconds is not None and not args.seconds > 0:
+        raise ValueError("--seconds must be above 0")
+    if args.iterations is not None and args.iterations < 1:
+        raise ValueError("--iterations must be 1 or more")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ValueError("--time-limit must be above 0")
+    if args.seconds is None and args.iterations is None:
+        return Budget()
+    return Budget(args.seconds, args.iterations)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m backend.simulate ...``: the same as ``lounge simulate ...``."""
+    parser = argparse.ArgumentParser(prog="lounge simulate", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""Where rooms live: a small interface and its in-memory implementation.
+
+Durable storage comes later behind the same interface. A store holds rooms by id (the host's
+user id) and by join code, and each room's chat history.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+CHAT_HISTORY = 100
+
+
+class RoomStore(Protocol):
+    """What the lounge needs from room storage."""
+
+    def get(self, room_id: str) -> Room | None: ...
+
+    def by_code(self, code: str) -> Room | None: ...
+
+    def save(self, room: Room) -> None: ...
+
+    def delete(self, room_id: str) -> None: ...
+
+    def rooms(self) -> Iterator[Room]: ...
+
+    def count(self) -> int: ...
+
+    def append_chat(self, room_id: str, message: dict) -> None: ...
+
+    def chat_history(self, room_id: str) -> list[dict]: ...
+
+
+class MemoryRoomStore:
+    """Rooms in a dict: they last as long as the process."""
+
+    def __init__(self, history: int = CHAT_HISTORY) -> None:
+        self._rooms: dict[str, Room] = {}
+        self._codes: dict[str, str] = {}
+        self._chat: dict[str, deque[dict]] = {}
+        self._history = history
+
+    def get(self, room_id: str) -> Room | None:
+        return self._rooms.get(room_id)
+
+    def by_code(self, code: str) -> Room | None:
+        room_id = self._codes.get(code.upper())
+        return None if room_id is None else self._rooms.get(room_id)
+
+    def save(self, room: Room) -> None:
+        self._rooms[room.id] = room
+        self._codes[room.code] = room.id
+
+    def delete(self, room_id: str) -> None:
+        room = self._rooms.pop(room_id, None)
+        if room is not None and self._codes.get(room.code) == room_id:
+            del self._codes[room.code]
+        self._chat.pop(room_id, None)
+
+    def rooms(self) -> Iterator[Room]:
+        return iter(list(self._rooms.values()))
+
+    def count(self) -> int:
+        return len(self._rooms)
+
+    def append_chat(self, room_id: str, message: dict) -> None:
+        if room_id not in self._rooms:
+            raise KeyError(room_id)
+        self._chat.setdefault(room_id, deque(maxlen=self._history)).append(message)
+
+    def chat_history(self, room_id: str) -> list[dict]:
+        return list(self._chat.get(room_id, ()))

@@ -1,0 +1,6 @@
+"""The terminal client: ``lounge play`` plays in a lounge room from a shell.
+
+``client`` talks the protocol (REST and Socket.IO), ``model`` keeps what the server said,
+``commands`` reads typed lines, ``render`` draws the screen with ``rich``, ``keys`` reads the
+keyboard, and ``app`` runs the loop. See ``docs/terminal.md``.
+"""

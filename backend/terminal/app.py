@@ -1,0 +1,345 @@
+"""``lounge play``: the terminal client's input loop.
+
+One thread does everything visible: it waits for a key or a server event (the Socket.IO thread
+only queues them), updates the model, and redraws the screen. ``add_arguments`` and ``run`` are
+the hooks of ``backend/cli.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import shutil
+import signal
+import sys
+import time
+from typing import TextIO
+
+from . import commands
+from .client import Incoming, Link, Rest, ServerError
+from .commands import Action
+from .keys import EOF, Keyboard, LineEditor
+from .model import Model
+from .render import frame
+from .text import clean
+
+TICK = 0.05  # seconds between looks at the queue while no key is pressed
+JOIN_TIMEOUT = 15.0
+CLEAR, HOME, ERASE_LINE, ERASE_BELOW = "\x1b[2J", "\x1b[H", "\x1b[K", "\x1b[J"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--server", default="http://127.0.0.1:5000",
+                        help="the lounge server's address (default %(default)s)")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--create", metavar="GAME",
+                       help="create a room for GAME (tic-tac-toe, nine-locks, slapjack, poker99)")
+    which.add_argument("--join", metavar="CODE", help="join the room with this code")
+    parser.add_argument("--name", required=True, help="your name at the table")
+    parser.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    parser.add_argument("--public", action="store_true",
+                        help="list a created room among the public rooms")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Create or join the room, then play until the room closes or the player quits."""
+    name = args.name.strip()
+    if not 1 <= len(name) <= 32:
+        print("Your name must be 1 to 32 characters.", file=sys.stderr)
+        return 2
+    games: dict = {}
+    try:
+        rest = Rest(args.server)
+        user_id, token = rest.new_session()
+        games = rest.games()
+        code = args.join.strip() if args.join else ""
+        if args.create:
+            room = rest.create_room(token, args.create.strip().lower(), name, bool(args.public))
+            code = str(room.get("code") or "")
+    except ServerError as exc:
+        print(f"Cannot start: {exc.message}{_game_list(games, exc)}", file=sys.stderr)
+        return 1
+    levels = games.get("bot_levels")
+    model = Model(user_id)
+    model.bot_levels = [str(x) for x in levels] if isinstance(levels, list) else []
+    inbox: queue.Queue = queue.Queue()
+    link = Link(rest.base, token, inbox)
+    app = App(model, link, inbox, code, name, args.spectate)
+    return app.main()
+
+
+class App:
+    """The loop: keys and server events in, actions out, the screen redrawn after each change."""
+
+    def __init__(self, model: Model, link: Link, inbox: queue.Queue, code: str, name: str,
+                 spectate: bool, out: TextIO | None = None) -> None:
+        self.model = model
+        self.link = link
+        self.inbox = inbox
+        self.code = code
+        self.name = name
+        self.spectate = spectate
+        self.out = out or sys.stdout
+        self.editor = LineEditor()
+        self.joined = False
+        self.join_sent_at: float | None = None
+        self.exit_code: int | None = None
+        self.farewell = ""
+        self.dirty = True
+        self.cleared = False
+        self.color = self.out.isatty() and os.environ.get("TERM") != "dumb" \
+            and "NO_COLOR" not in os.environ
+
+    # -- running -----------------------------------------------------------------------------
+
+    def main(self) -> int:
+        try:
+            self.link.connect()
+        except ServerError as exc:
+            print(f"Cannot connect: {exc.message}", file=sys.stderr)
+            return 1
+        signal.signal(signal.SIGWINCH, lambda *_: self._mark_dirty())
+        signal.signal(signal.SIGTERM, _raise_interrupt)
+        try:
+            with Keyboard(sys.stdin.fileno()) as keyboard:
+                signal.signal(signal.SIGTSTP, lambda *_: self._suspend(keyboard))
+                self._loop(keyboard)
+        except KeyboardInterrupt:
+            self._quit("Bye.")
+        finally:
+            self.link.close()
+            self._write("\n" if self.out.isatty() else "")
+        if self.farewell:
+            print(self.farewell, file=self.out, flush=True)
+        return self.exit_code or 0
+
+    def _loop(self, keyboard: Keyboard) -> None:
+        while self.exit_code is None:
+            self._drain()
+            if self.exit_code is not None:
+                break
+            self._check_join_timeout()
+            if self.dirty:
+                self.draw()
+            keys = keyboard.read(TICK)
+            if keys is None:
+                self._quit("Bye.")
+                break
+            for key in keys:
+                try:
+                    self.on_key(key)
+                except Exception as exc:  # a bug of ours must not end the player's game
+                    self.model.note(f"Could not handle that key: {exc!r}"[:200], "error")
+                if self.exit_code is not None:
+                    break
+
+    def _drain(self) -> None:
+        for _ in range(500):  # bounded: a flood never starves the keyboard
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                self.on_incoming(item)
+            except Exception as exc:  # never crash on what the server sends
+                self.model.note(f"Could not handle a {item.kind} message: {exc!r}"[:200],
+                                "error")
+            self.dirty = True
+
+    def _suspend(self, keyboard: Keyboard) -> None:
+        """Ctrl-Z: give the terminal back to the shell, and take it again on ``fg``."""
+        keyboard.pause()
+        self._write("\n")
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # stops here until the shell continues us
+        signal.signal(signal.SIGTSTP, lambda *_: self._suspend(keyboard))
+        keyboard.resume()
+        self.cleared = False
+        self.dirty = True
+
+    def _mark_dirty(self) -> None:
+        self.dirty = True
+
+    # -- the server --------------------------------------------------------------------------
+
+    def on_incoming(self, item: Incoming) -> None:
+        model = self.model
+        if item.kind == "connect":
+            model.connected = True
+            if self.joined:
+                model.note("Connected again", "good")
+            self._send_join()
+        elif item.kind == "disconnect":
+            model.connected = False
+            if self.exit_code is None:
+                model.note("Connection lost: reconnecting…", "error")
+        elif item.kind == "connect_error":
+            self.on_connect_error(item.data)
+        elif item.kind == "ack":
+            self.on_ack(item.event or "", item.data)
+        elif item.kind == "room":
+            model.on_room(item.data)
+        elif item.kind == "state":
+            model.on_state(item.data)
+        elif item.kind == "chat":
+            model.on_chat(item.data)
+        elif item.kind == "closed":
+            model.on_closed(item.data)
+            self.draw()
+            self._finish(0, model.lines[-1].text if model.lines else "The room was closed.")
+
+    def on_connect_error(self, data: object) -> None:
+        info = data if isinstance(data, dict) else {}
+        message = f"Cannot connect: {clean(info.get('message') or data, 120)}"
+        if info.get("code") == "unauthorized":  # e.g. the server restarted with a new key
+            self._finish(1, f"{message}. Start the client again.")
+            return
+        last = self.model.lines[-1].text if self.model.lines else ""
+        if last != message:  # one note per kind of failure, not one per retry
+            self.model.note(message, "error")
+
+    def _send_join(self) -> None:
+        payload = {"room": self.code, "name": self.name, "spectate": self.spectate}
+        if self.link.send("join", payload):
+            self.join_sent_at = time.monotonic()
+
+    def _check_join_timeout(self) -> None:
+        if (not self.joined and self.join_sent_at is not None
+                and time.monotonic() - self.join_sent_at > JOIN_TIMEOUT):
+            self._finish(1, "The server did not answer the join in time.")
+
+    def on_ack(self, event: str, reply: object) -> None:
+        if not isinstance(reply, dict):
+            self.model.note(f"The server gave no clear answer to {event}", "error")
+            return
+        if reply.get("ok") is True:
+            if event == "join":
+                self._joined(reply)
+            return
+        err = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        message = clean(err.get("message"), 200) or f"The server refused {event}"
+        if event == "join":
+            self._finish(1, f"Cannot join room {clean(self.code, 12)}: {message}")
+            return
+        self.model.note(message, "error")
+
+    def _joined(self, reply: dict) -> None:
+        first = not self.joined
+        self.joined = True
+        self.join_sent_at = None
+        self.model.on_joined(reply)
+        if first:
+            seats = reply.get("seats") if isinstance(reply.get("seats"), list) else []
+            where = "as a spectator" if self.model.spectator else \
+                f"at seat {', '.join(clean(s, 3) for s in seats)}"
+            self.model.note(f"You joined room {clean(self.code.upper(), 12)} {where}. "
+                            "Type /help for commands.", "good")
+
+    # -- the keyboard ------------------------------------------------------------------------
+
+    def on_key(self, key: str) -> None:
+        if key == EOF and not self.editor.text:
+            self._quit("Bye.")
+            return
+        if not self.editor.text and self._slapjack_key(key):
+            return
+        line = self.editor.feed(key)
+        self.dirty = True
+        if line is not None:
+            self.perform(commands.parse(line, self.model))
+
+    def _slapjack_key(self, key: str) -> bool:
+        """Slapjack's one-key moves, taken only while nothing is typed."""
+        model = self.model
+        if model.game != "slapjack" or model.status != "playing" or model.spectator:
+            return False
+        if key in ("s", "S"):
+            self.perform(commands.slap(model) or commands.note("You cannot slap now"))
+            return True
+        if key == " ":
+            self.perform(commands.play_card(model) or commands.note("It is not your turn"))
+            return True
+        return False
+
+    def perform(self, action: Action | None) -> None:
+        if action is None:
+            return
+        self.dirty = True
+        if action.kind == "send":
+            if not self.link.send(action.event, action.payload):
+                self.model.note("Not connected: try again in a moment", "error")
+        elif action.kind == "help":
+            for line in commands.HELP:
+                self.model.note(line)
+        elif action.kind == "quit":
+            self._quit("You left the room.")
+        else:
+            self.model.note(action.text, "error")
+
+    # -- ending ------------------------------------------------------------------------------
+
+    def _quit(self, message: str) -> None:
+        """Leave on purpose (the host's leaving closes the room for everyone), then stop."""
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the leave
+        if self.joined and self.model.closed_reason is None:
+            self.link.call("leave", {}, timeout=2.0)
+        self._finish(0, message)
+
+    def _finish(self, code: int, message: str) -> None:
+        if self.exit_code is None:
+            self.exit_code = code
+            self.farewell = message
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        self.dirty = False
+        size = shutil.get_terminal_size((100, 30))
+        try:
+            lines = frame(self.model, size.columns, size.lines, self.color)
+        except Exception as exc:  # a drawing bug: show it in one line, keep playing
+            lines = [f"Gaming Lounge: the screen could not be drawn ({exc!r})"[:size.columns]]
+        prompt = self._prompt(size.columns)
+        if self.out.isatty():
+            body = (ERASE_LINE + "\n").join(lines[:max(1, size.lines - 1)])
+            start = HOME if self.cleared else CLEAR + HOME
+            self.cleared = True
+            self._write(start + body + ERASE_LINE + "\n" + prompt + ERASE_BELOW)
+        else:
+            self._write("\n".join(lines) + "\n" + prompt + "\n")
+
+    def _prompt(self, width: int) -> str:
+        model = self.model
+        label = "> "
+        if model.game == "slapjack" and model.status == "playing" and not model.spectator:
+            label = "(s: slap, space: play) > "
+        room = max(10, width - len(label) - 1)
+        return label + self.editor.text[-room:]
+
+    def _write(self, text: str) -> None:
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except OSError:
+            pass  # the terminal went away; the loop ends on the next read
+
+
+def _game_list(games: dict, exc: ServerError) -> str:
+    """For a refused ``--create``: the games the server has."""
+    listed = games.get("games") if isinstance(games, dict) else None
+    if exc.code != "bad_request" or not isinstance(listed, list):
+        return ""
+    slugs = [clean(g.get("slug"), 32) for g in listed if isinstance(g, dict)]
+    return f". Games: {', '.join(slugs)}" if slugs else ""
+
+
+def _raise_interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m backend.terminal``: the same as ``lounge play``."""
+    parser = argparse.ArgumentParser(prog="lounge play", description="play in a lounge room")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

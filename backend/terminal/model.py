@@ -1,0 +1,229 @@
+"""What the terminal client knows about its room, kept from the server's events.
+
+Pure data: no I/O, no drawing. Every ``on_*`` method accepts anything at all (the server is
+trusted to follow the protocol, but a bad message must never crash the client): a payload of
+the wrong shape is ignored with a note instead.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import story
+from .text import clean
+
+MAX_LINES = 200
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the message pane: a chat message (``who`` set) or a note from the client."""
+
+    text: str
+    who: str | None = None
+    style: str = "info"  # info, error, chat, me, good
+    at: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal move, numbered on screen: ``seat`` is the seat that would make it."""
+
+    seat: int
+    move: str
+    args: tuple
+
+
+class Model:
+    """The room, my seats, the latest state per seat, and the message pane."""
+
+    def __init__(self, user_id: str) -> None:
+        self.user_id = user_id
+        self.room: dict | None = None
+        self.my_seats: list[int] = []
+        self.spectator = False
+        self.states: dict[int | None, dict] = {}
+        self.lines: deque[Line] = deque(maxlen=MAX_LINES)
+        self.connected = False
+        self.closed_reason: str | None = None
+        self.joined = False
+        self.bot_levels: list[str] = []
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        return _text(self.room, "status") or "waiting"
+
+    @property
+    def game(self) -> str:
+        return _text(self.room, "game")
+
+    @property
+    def is_host(self) -> bool:
+        return self.room is not None and self.room.get("host") == self.user_id
+
+    def seats(self) -> list[dict]:
+        seats = self.room.get("seats") if self.room else None
+        return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
+
+    def seat_name(self, seat: Any) -> str:
+        for s in self.seats():
+            if s.get("seat") == seat:
+                return clean(s.get("name"), 32) or f"Seat {seat}"
+        return f"Seat {seat}"
+
+    def my_human_seat(self) -> dict | None:
+        for s in self.seats():
+            if s.get("user_id") == self.user_id and s.get("kind") == "human":
+                return s
+        return None
+
+    def main_state(self) -> dict | None:
+        """The state to draw: my first seat's, else the spectator's."""
+        for seat in sorted(self.states, key=lambda s: (s is None, s if s is not None else 0)):
+            return self.states[seat]
+        return None
+
+    def choices(self) -> list[Choice]:
+        """Every legal move of every seat I play, in the server's order, seat by seat."""
+        out: list[Choice] = []
+        for seat in sorted(s for s in self.states if s is not None):
+            moves = self.states[seat].get("legal_moves")
+            for m in moves if isinstance(moves, list) else []:
+                if isinstance(m, dict) and isinstance(m.get("move"), str):
+                    args = m.get("args") if isinstance(m.get("args"), list) else []
+                    out.append(Choice(seat, m["move"], tuple(args)))
+        return _without_plain_slaps(out)
+
+    def result(self) -> dict | None:
+        state = self.main_state()
+        result = state.get("result") if state else None
+        return result if isinstance(result, dict) else None
+
+    # -- notes -------------------------------------------------------------------------------
+
+    def note(self, text: str, style: str = "info") -> None:
+        self.lines.append(Line(clean(text), None, style))
+
+    # -- server events -----------------------------------------------------------------------
+
+    def on_room(self, data: Any) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
+            self.note("The server sent a room update I could not read", "error")
+            return
+        before = self.status if self.room else None
+        people = self._people()
+        self.room = data
+        self.my_seats = [s["seat"] for s in self.seats()
+                         if s.get("user_id") == self.user_id and s.get("kind") != "bot"
+                         and not s.get("left") and isinstance(s.get("seat"), int)]
+        if before is not None:
+            self._tell_people(people, self._people())
+            if before != self.status:
+                self._status_changed(before)
+        if self.joined and not self.my_seats and not self.spectator:
+            self.spectator = True
+            self.note("You are now a spectator")
+
+    def _people(self) -> dict[tuple, str]:
+        """The players at the table: (kind, user, name) -> "here", "away" or "left"."""
+        return {(s.get("kind"), s.get("user_id"), clean(s.get("name"), 32)):
+                "left" if s.get("left") else "here" if s.get("connected") else "away"
+                for s in self.seats()}
+
+    def _tell_people(self, before: dict[tuple, str], after: dict[tuple, str]) -> None:
+        words = {(None, "here"): "sat down", ("here", None): "left the table",
+                 ("away", None): "left the table", ("here", "away"): "lost their connection",
+                 ("away", "here"): "is back", ("here", "left"): "left the game",
+                 ("away", "left"): "left the game"}
+        for key in sorted({*before, *after}, key=str):
+            change = words.get((before.get(key), after.get(key)))
+            if change and key[1] != self.user_id:
+                self.note(f"{key[2]} {change}", "game")
+
+    def _status_changed(self, before: str) -> None:
+        if self.status == "playing":
+            self.states.clear()  # a new game: its versions start again from 0
+            self.note("The game has started", "good")
+        elif self.status == "waiting" and before != "waiting":
+            self.states.clear()
+
+    def on_joined(self, reply: dict) -> None:
+        """The acknowledgement of ``join``: the room, my seats, the chat history."""
+        if isinstance(reply.get("room"), dict):
+            self.on_room(reply["room"])
+        self.spectator = bool(reply.get("spectator"))
+        self.joined = True
+        history = reply.get("chat")
+        for msg in history if isinstance(history, list) else []:
+            self.on_chat(msg, quiet_errors=True)
+
+    def on_state(self, data: Any) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("view"), dict):
+            self.note("The server sent a game state I could not read", "error")
+            return
+        seat = data.get("seat")
+        if seat is not None and not isinstance(seat, int):
+            return
+        held = self.states.get(seat)
+        version = data.get("version")
+        if (held is not None and held.get("result") is None and isinstance(version, int)
+                and isinstance(held.get("version"), int) and version < held["version"]):
+            return  # an older state that arrived late
+        if held is not None and seat == self._story_seat():
+            self._tell(held.get("view"), data["view"])
+        self.states[seat] = data
+        if seat is not None and seat not in self.my_seats:
+            self.my_seats.append(seat)
+
+    def _story_seat(self) -> int | None:
+        """The one seat whose states tell the story (a hot-seat host gets one per seat)."""
+        mine = [s for s in self.states if s is not None]
+        return min(mine) if mine else None
+
+    def _teller_name(self, seat: Any) -> str:
+        return "You" if self.my_seats == [seat] else self.seat_name(seat)
+
+    def _tell(self, before: Any, after: dict) -> None:
+        if isinstance(before, dict):
+            for sentence in story.changes(self.game, before, after, self._teller_name):
+                self.note(sentence, "game")
+
+    def on_chat(self, data: Any, quiet_errors: bool = False) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+            if not quiet_errors:
+                self.note("The server sent a chat message I could not read", "error")
+            return
+        mine = data.get("user_id") == self.user_id
+        self.lines.append(Line(clean(data["text"]), clean(data.get("name"), 32) or "?",
+                               "me" if mine else "chat", _seconds(data.get("ts"))))
+
+    def on_closed(self, data: Any) -> None:
+        reason = data.get("reason") if isinstance(data, dict) else None
+        self.closed_reason = clean(reason, 40) or "closed"
+        words = {"host_left": "the host left",
+                 "host_disconnected": "the host's connection was lost"}
+        self.note(f"The room was closed: {words.get(self.closed_reason, self.closed_reason)}",
+                  "error")
+
+
+def _without_plain_slaps(choices: list[Choice]) -> list[Choice]:
+    """Slapjack offers ``slap()`` and ``slap(version)``; one numbered slap is enough, and the
+    versioned one is fairer (a slap on a pile that is already gone counts as late)."""
+    versioned = {c.seat for c in choices if c.move == "slap" and c.args}
+    return [c for c in choices if not (c.move == "slap" and not c.args and c.seat in versioned)]
+
+
+def _text(data: Any, key: str) -> str:
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def _seconds(ts: Any) -> float:
+    if isinstance(ts, int | float) and not isinstance(ts, bool) and 0 < ts < 1e14:
+        return ts / 1000.0
+    return time.time()

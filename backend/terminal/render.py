@@ -1,0 +1,439 @@
+"""Drawing the screen with ``rich``: the room, each game's table, the moves, the messages.
+
+:func:`frame` turns a :class:`~backend.terminal.model.Model` into the text of one screen. Every
+game has a table drawer; a drawer that meets a view it cannot read falls back to a plain line,
+so nothing the server sends can crash the client. Player text is always ``rich.text.Text``
+(never markup), so a chat message like ``[red]hi`` is shown as typed.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .model import Choice, Line, Model
+from .text import clean
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED_SUITS = "HD"
+CELL_NAMES = ("top left", "top", "top right", "left", "centre", "right", "bottom left",
+              "bottom", "bottom right")
+LINE_STYLES = {"info": "cyan", "error": "bold red", "good": "bold green", "chat": "",
+               "me": "", "game": "italic"}
+MIN_MESSAGES = 3
+MAX_SEATS = 12
+
+
+# -- cards ---------------------------------------------------------------------------------------
+
+def card_text(card: Any) -> Text:
+    """``9H`` as ``9♥`` in red; black suits in bold; anything else as plain text."""
+    if not isinstance(card, str) or len(card) < 2 or card[-1] not in SUIT_SIGNS:
+        return Text(clean(card, 8) or "?")
+    style = "bold red" if card[-1] in RED_SUITS else "bold"
+    return Text(clean(card[:-1], 4) + SUIT_SIGNS[card[-1]], style=style)
+
+
+def cards_text(cards: Any, sep: str = " ") -> Text:
+    if not isinstance(cards, list) or not cards:
+        return Text("none", style="dim")
+    return Text(sep).join(card_text(c) for c in cards[:60])
+
+
+def face_down(count: Any) -> Text:
+    n = count if isinstance(count, int) and not isinstance(count, bool) else 0
+    return Text(f"▒▒ ×{n}", style="dim") if n else Text("none", style="dim")
+
+
+def named(text: str, model: Model) -> str:
+    """The rules' "Seat 1" replaced by that seat's name."""
+    return re.sub(r"\bSeat (\d+)\b", lambda m: model.seat_name(int(m.group(1))), text)
+
+
+# -- moves ---------------------------------------------------------------------------------------
+
+def describe(choice: Choice, model: Model) -> Text:
+    """A move in words, e.g. "play 9♥ on pile 4"."""
+    game, move, args = model.game, choice.move, choice.args
+    text = Text()
+    if len(model.my_seats) > 1:
+        text.append(f"[{model.seat_name(choice.seat)}] ", style="magenta")
+    if game == "tic-tac-toe" and move == "place" and args and _int(args[0]):
+        text.append(f"{CELL_NAMES[args[0] % 9]} (cell {args[0]})")
+    elif game == "slapjack" and move == "slap":
+        text.append("SLAP! (key s)", style="bold yellow")
+    elif game == "slapjack" and move == "play":
+        text.append("play your top card (space bar)")
+    elif move == "play" and args and isinstance(args[0], str):
+        text.append("play ").append_text(card_text(args[0]))
+        text.append_text(_play_extra(game, args[1:], model))
+    elif move in ("unlock", "key") and args and _int(args[0]):
+        text.append(f"{'unlock' if move == 'unlock' else 'use the key on'} pile {args[0]}")
+    elif move == "pick_up":
+        text.append("pick up a card")
+    else:
+        text.append(" ".join([clean(move, 32), *(clean(a, 16) for a in args)]))
+    return text
+
+
+def _play_extra(game: str, rest: tuple, model: Model) -> Text:
+    if not rest:
+        return Text()
+    value = rest[0]
+    if game == "nine-locks" and _int(value):
+        return Text(f" on pile {value}")
+    if game == "poker99" and value in ("+", "-"):
+        return Text(f" {value}")
+    if game == "poker99" and _int(value):
+        return Text(f", {model.seat_name(value)} plays next")
+    return Text(" " + clean(value, 16))
+
+
+def moves_block(model: Model) -> RenderableType | None:
+    choices = model.choices()
+    if not choices:
+        return None
+    grid = Table.grid(padding=(0, 2))
+    columns = 2 if len(choices) > 6 else 1
+    for _ in range(columns):
+        grid.add_column()
+    cells = [Text(f"{i:>2}) ", style="bold cyan").append_text(describe(c, model))
+             for i, c in enumerate(choices, 1)]
+    for start in range(0, len(cells), columns):
+        grid.add_row(*cells[start:start + columns])
+    title = Text("Your moves (type the number, then Enter)", style="bold")
+    return Group(title, grid)
+
+
+# -- the tables ------------------------------------------------------------------------------
+
+def tic_tac_toe(view: dict, model: Model) -> RenderableType:
+    cells = view.get("cells")
+    if not isinstance(cells, list) or len(cells) != 9:
+        raise ValueError("no cells")
+    numbers = {c.args[0]: i for i, c in enumerate(model.choices(), 1)
+               if c.move == "place" and c.args and _int(c.args[0])}
+    line = view.get("line") if isinstance(view.get("line"), list) else []
+    rows = []
+    for r in range(3):
+        row = Text()
+        for c in range(3):
+            i = r * 3 + c
+            row.append_text(_ttt_cell(cells[i], numbers.get(i), i in line))
+            if c < 2:
+                row.append("│", style="dim")
+        rows.append(row)
+    rule = Text("───┼───┼───", style="dim")
+    return Group(rows[0], rule, rows[1], rule, rows[2])
+
+
+def _ttt_cell(mark: Any, number: int | None, winning: bool) -> Text:
+    if mark in ("X", "O"):
+        style = ("bold cyan" if mark == "X" else "bold magenta") + (" reverse" if winning else "")
+        return Text(f" {mark} ", style=style)
+    if number is not None:  # the number to type for this cell
+        return Text(f"{number:^3}", style="dim cyan")
+    return Text("   ")
+
+
+def nine_locks(view: dict, model: Model) -> RenderableType:
+    grid = view.get("grid")
+    if not isinstance(grid, list) or len(grid) != 9:
+        raise ValueError("no grid")
+    table = Table(show_header=False, show_lines=True, padding=(0, 1))
+    for _ in range(3):
+        table.add_column(min_width=14)
+    piles = [_pile_cell(p) for p in grid]
+    for r in range(3):
+        table.add_row(*piles[r * 3:r * 3 + 3])
+    hands = Table.grid(padding=(0, 2))
+    hands.add_column()
+    hands.add_column()
+    hands.add_column()
+    visible = _list(view.get("visible"))
+    hidden_count = _list(view.get("hidden_count"))
+    for seat in seat_range(view):
+        hidden: Text = face_down(_at(hidden_count, seat))
+        if seat == view.get("seat") and isinstance(view.get("hidden"), list):
+            hidden = cards_text(view["hidden"])
+        hands.add_row(Text(_turn_mark(view, seat) + model.seat_name(seat), style="bold"),
+                      Text("visible ").append_text(cards_text(_at(visible, seat))),
+                      Text("hidden ").append_text(hidden))
+    info = Text(f"Deck: {_count(view.get('deck_count'))} cards", style="dim")
+    stage = view.get("stage")
+    if stage in ("key", "unlock"):
+        info.append(f"   {model.seat_name(view.get('current'))} must now "
+                    f"{'use the key on a pile' if stage == 'key' else 'unlock a pile'}",
+                    style="yellow")
+    return Group(table, info, hands)
+
+
+def _pile_cell(pile: Any) -> Text:
+    if not isinstance(pile, dict):
+        return Text("?")
+    text = Text(f"{clean(pile.get('pile'), 2)}: ", style="dim")
+    state, count = pile.get("state"), _count(pile.get("count"))
+    if state == "down":
+        return text.append("▒▒ face down", style="dim")
+    text.append_text(card_text(pile.get("top")) if pile.get("top") else Text("empty"))
+    text.append(f" ×{count} ")
+    return text.append("locked" if state == "locked" else "open",
+                       style="yellow" if state == "locked" else "green")
+
+
+def slapjack(view: dict, model: Model) -> RenderableType:
+    pile = view.get("pile")
+    if not isinstance(pile, list):
+        raise ValueError("no pile")
+    top = Text("Pile: ", style="bold")
+    if pile:
+        shown = pile[-3:]
+        if len(pile) > 3:
+            top.append("… ", style="dim")
+        for i, card in enumerate(shown):
+            text = card_text(card)
+            if i == len(shown) - 1:
+                text = Text("[").append_text(text).append("]")
+            top.append_text(text).append(" ")
+        top.append(f"  ({_cards(len(pile))}, top card on the right)", style="dim")
+    else:
+        top.append("empty", style="dim")
+    if view.get("pile_slapped"):
+        top.append("  already slapped", style="yellow")
+    stacks = _list(view.get("stacks_count"))
+    counts = Text("Stacks: ")
+    for seat in seat_range(view):
+        counts.append(f"{_turn_mark(view, seat)}{model.seat_name(seat)} "
+                      f"{_count(_at(stacks, seat))}  ")
+    plays = Text(f"Plays: {_count(view.get('plays'))} of {_count(view.get('play_limit'))}",
+                 style="dim")
+    events = [Text(named(clean(e.get("text"), 120), model), style="italic")
+              for e in _list(view.get("events"))[-3:] if isinstance(e, dict)]
+    return Group(top, counts, plays, *events)
+
+
+def poker99(view: dict, model: Model) -> RenderableType:
+    total = view.get("total")
+    if not _int(total):
+        raise ValueError("no total")
+    head = Text(f"Total: {total} / {_count(view.get('max_total')) or 99}", style="bold")
+    head.append("   Last card: ").append_text(card_text(view.get("last_card"))
+                                              if view.get("last_card") else Text("none"))
+    arrow = "up the seats" if view.get("direction", 1) == 1 else "down the seats (reversed)"
+    head.append(f"   Play goes {arrow}", style="dim")
+    hand = Text("Your hand: ", style="bold").append_text(cards_text(view.get("hands")))
+    counts, status = _list(view.get("hands_count")), _list(view.get("status"))
+    players = Text("Players: ")
+    for seat in seat_range(view):
+        word = clean(_at(status, seat), 8) or "in"
+        players.append(f"{_turn_mark(view, seat)}{model.seat_name(seat)} "
+                       f"{_count(_at(counts, seat))} cards ({word})  ")
+    deck = Text(f"Deck {_count(view.get('deck_count'))} · played "
+                f"{_count(view.get('discards_count'))}", style="dim")
+    parts: list[RenderableType] = [head, players, deck]
+    if isinstance(view.get("hands"), list):
+        parts.insert(1, hand)
+    return Group(*parts)
+
+
+DRAWERS: dict[str, Callable[[dict, Model], RenderableType]] = {
+    "tic-tac-toe": tic_tac_toe, "nine-locks": nine_locks, "slapjack": slapjack,
+    "poker99": poker99,
+}
+
+
+def table_block(model: Model) -> RenderableType | None:
+    state = model.main_state()
+    if state is None:
+        return None
+    view = state.get("view")
+    drawer = DRAWERS.get(model.game)
+    try:
+        if drawer is None or not isinstance(view, dict):
+            raise ValueError("no drawer")
+        return drawer(view, model)
+    except Exception:  # a view this client cannot read: say so instead of crashing
+        return Text(f"(This client cannot draw this table; version {state.get('version')})",
+                    style="yellow")
+
+
+# -- the room ------------------------------------------------------------------------------------
+
+def header(model: Model) -> Text:
+    room = model.room or {}
+    text = Text("Gaming Lounge", style="bold magenta")
+    text.append(f" · {clean(room.get('title') or model.game, 40) or '…'}", style="bold")
+    text.append(" · room ").append(clean(room.get("code"), 12) or "…", style="bold yellow")
+    text.append(f" · {model.status}")
+    watchers = room.get("spectators")
+    if _int(watchers) and watchers > 0:
+        text.append(f" · {watchers} watching", style="dim")
+    if model.spectator:
+        text.append(" · spectating", style="yellow")
+    if not model.connected:
+        text.append(" · reconnecting…", style="bold red")
+    return text
+
+
+def seats_block(model: Model) -> RenderableType:
+    state = model.main_state()
+    view = state.get("view") if state else None
+    current = view.get("current") if isinstance(view, dict) else None
+    result = model.result() or {}
+    grid = Table.grid(padding=(0, 1))
+    for _ in range(4):
+        grid.add_column()
+    for s in model.seats():
+        seat = s.get("seat")
+        mark = "  "
+        if result.get("winner") == seat:
+            mark = "★ "
+        elif model.status == "playing" and current == seat:
+            mark = "▶ "
+        name = Text(clean(s.get("name"), 32), style="bold" if seat in model.my_seats else "")
+        if seat in model.my_seats:
+            name.append(" (you)", style="green")
+        grid.add_row(Text(mark, style="bold yellow"), Text(f"{clean(seat, 3)}"), name,
+                     _seat_status(s, model))
+    return grid
+
+
+def _seat_status(seat: dict, model: Model) -> Text:
+    words = [clean(seat.get("kind"), 8)]
+    if seat.get("kind") == "bot" and seat.get("level"):
+        words[0] = f"bot, {clean(seat['level'], 10)}"
+    if seat.get("user_id") == (model.room or {}).get("host") and seat.get("kind") == "human":
+        words.append("host")
+    text = Text(", ".join(words), style="dim")
+    if seat.get("left"):
+        return text.append("  left the game", style="red")
+    if not seat.get("connected"):
+        text.append("  disconnected", style="red")
+    if model.status == "waiting":
+        text.append("  ready" if seat.get("ready") else "  not ready",
+                    style="green" if seat.get("ready") else "yellow")
+    return text
+
+
+def hint_block(model: Model) -> Text | None:
+    """What to do next, in one line."""
+    result = model.result()
+    if result is not None:
+        if "winner" in result:
+            text = Text(f"{model.seat_name(result['winner'])} wins!", style="bold green")
+        else:
+            text = Text("The game is a draw.", style="bold yellow")
+        return text.append("  The host may /rematch." if not model.is_host
+                           else "  Type /rematch to play again.", style="")
+    if model.status == "playing":
+        return turn_line(model)
+    if model.status == "waiting":
+        code = clean((model.room or {}).get("code"), 12)
+        if model.is_host:
+            return Text(f"Share the code {code}. Add bots with /bot, then /start. /help for "
+                        "more.")
+        me = model.my_human_seat()
+        if me is not None and not me.get("ready"):
+            return Text("Type /ready when you are ready to play. /help for more.")
+        return Text("Waiting for the host to start. /help for more.")
+    return None
+
+
+def turn_line(model: Model) -> Text | None:
+    """Whose turn it is, and which mark or role is mine."""
+    state = model.main_state()
+    view = state.get("view") if state else None
+    if not isinstance(view, dict):
+        return None
+    current = view.get("current")
+    mine = current in model.my_seats
+    if mine and len(model.my_seats) > 1:  # hot seat: say whose turn, it is mine to play
+        text = Text(f"{model.seat_name(current)}'s turn (you play it)", style="bold green")
+    else:
+        text = Text("Your turn" if mine else f"{model.seat_name(current)}'s turn",
+                    style="bold green" if mine else "bold")
+    if model.game == "slapjack":
+        text.append(" to play a card. Anyone may slap at any moment.", style="")
+    elif model.game == "tic-tac-toe" and model.my_seats and isinstance(view.get("marks"), list):
+        marks = view["marks"]
+        seat = current if mine else model.my_seats[0]
+        if _int(seat) and 0 <= seat < len(marks):
+            text.append(f"   (playing {clean(marks[seat], 2)})", style="")
+    return text
+
+
+def message_lines(lines: list[Line], count: int) -> list[Text]:
+    out = []
+    for line in lines[-count:] if count > 0 else []:
+        stamp = time.strftime("%H:%M", time.localtime(line.at))
+        text = Text(f"{stamp} ", style="dim")
+        if line.who is not None:
+            text.append(f"{line.who}: ", style="bold green" if line.style == "me" else "bold")
+            text.append(line.text)
+        else:
+            text.append(line.text, style=LINE_STYLES.get(line.style, ""))
+        out.append(text)
+    return out
+
+
+# -- the whole screen ----------------------------------------------------------------------------
+
+def render_lines(renderables: list[RenderableType], width: int, color: bool) -> list[str]:
+    console = Console(file=io.StringIO(), force_terminal=color, width=width,
+                      color_system="standard" if color else None, highlight=False,
+                      emoji=False, legacy_windows=False, soft_wrap=False)
+    for item in renderables:
+        console.print(item, overflow="ellipsis", crop=True)
+    return console.file.getvalue().splitlines()
+
+
+def frame(model: Model, width: int, height: int, color: bool = True) -> list[str]:
+    """The screen as lines (without the input line): everything above, messages below."""
+    width = max(30, width)
+    body = [b for b in (table_block(model), hint_block(model), moves_block(model))
+            if b is not None]
+    lines = render_lines([header(model), seats_block(model), *body], width, color)
+    if len(lines) + MIN_MESSAGES + 2 > height and model.status != "waiting":
+        # a short window: the table already names the players, so the seat list goes first
+        lines = render_lines([header(model), *body], width, color)
+    room_for_messages = max(MIN_MESSAGES, height - len(lines) - 2)
+    messages = message_lines(list(model.lines), room_for_messages)
+    rule = Text("─" * min(width, 60) + " messages", style="dim")
+    return lines + render_lines([rule, *messages], width, color)
+
+
+def _turn_mark(view: dict, seat: int) -> str:
+    """``▶ `` before the name of the seat whose turn it is (the seat list may be hidden)."""
+    return "▶ " if view.get("current") == seat and view.get("result") is None else ""
+
+
+def seat_range(view: dict) -> range:
+    """The seats a view speaks of, bounded (no game has more than a handful)."""
+    return range(min(_count(view.get("num_players")), MAX_SEATS))
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _count(value: Any) -> int:
+    return value if _int(value) and value >= 0 else 0
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _at(items: list, index: int) -> Any:
+    return items[index] if 0 <= index < len(items) else None
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"

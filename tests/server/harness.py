@@ -1,0 +1,256 @@
+"""Test clients for the real server: REST helpers and a recording Socket.IO player."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import requests
+import socketio
+
+from shared_rules import Match, new_match
+
+REPO = Path(__file__).resolve().parents[2]
+LOUNGE = REPO / ".venv" / "bin" / "lounge"
+CARD = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+TIMEOUT = 5.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """A real ``lounge serve`` process on a free loopback port."""
+
+    def __init__(self, mode: str = "eventlet", **env: object) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        environ = {**os.environ, "SECRET_KEY": "test-secret", **{k: str(v) for k, v in env.items()}}
+        command = [str(LOUNGE) if LOUNGE.exists() else sys.executable, "serve",
+                   "--host", "127.0.0.1", "--port", str(self.port), "--async-mode", mode]
+        if not LOUNGE.exists():
+            command[1:1] = ["-m", "backend.cli"]
+        self.process = subprocess.Popen(command, env=environ, cwd=REPO,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self._wait_up()
+
+    def _wait_up(self, seconds: float = 20.0) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stdout.read().decode()}")
+            try:
+                if requests.get(f"{self.url}/api/health", timeout=1).ok:
+                    return
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start in time")
+
+    def stop(self) -> str:
+        """Stop the server; everything it printed."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        return self.process.stdout.read().decode(errors="replace")
+
+
+def new_session(url: str) -> dict:
+    response = requests.post(f"{url}/api/session", timeout=TIMEOUT)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def create_room(url: str, token: str, game: str, name: str = "Host", public: bool = False) -> dict:
+    response = requests.post(f"{url}/api/rooms", json={"game": game, "name": name,
+                                                       "public": public},
+                             headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+class Player:
+    """A Socket.IO client that records every message it receives."""
+
+    def __init__(self, url: str, session: dict | None = None) -> None:
+        self.url = url
+        self.session = session or new_session(url)
+        self.user_id = self.session["user_id"]
+        self.token = self.session["token"]
+        self.messages: list[tuple[str, Any]] = []
+        self.states: dict[int | None, dict] = {}
+        self.cond = threading.Condition()
+        self.sio = self._client()
+
+    def _client(self) -> socketio.Client:
+        sio = socketio.Client(reconnection=False)
+        sio.on("*", self._record)
+        return sio
+
+    def _record(self, event: str, data: Any = None) -> None:
+        with self.cond:
+            self.messages.append((event, data))
+            if event == "state":
+                known = self.states.get(data["seat"])
+                if known is None or (data["round"], data["version"]) >= (
+                        known["round"], known["version"]):
+                    self.states[data["seat"]] = data
+            self.cond.notify_all()
+
+    def connect(self) -> Player:
+        self.sio.connect(self.url, auth={"token": self.token}, transports=["websocket"],
+                         wait_timeout=TIMEOUT)
+        return self
+
+    def reconnect(self) -> Player:
+        """A new connection with the same token (a reloaded tab)."""
+        self.drop()
+        self.sio = self._client()
+        return self.connect()
+
+    def drop(self) -> None:
+        if self.sio.connected:
+            self.sio.disconnect()
+
+    def call(self, event: str, data: Any = None) -> dict:
+        return self.sio.call(event, {} if data is None else data, timeout=TIMEOUT)
+
+    def ok(self, event: str, data: Any = None) -> dict:
+        ack = self.call(event, data)
+        assert ack["ok"], (event, data, ack)
+        return ack
+
+    def wait_for(self, check: Callable[[], Any], seconds: float = TIMEOUT) -> Any:
+        deadline = time.monotonic() + seconds
+        with self.cond:
+            while True:
+                value = check()
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                assert left > 0, "timed out waiting"
+                self.cond.wait(left)
+
+    def last(self, event: str) -> Any:
+        with self.cond:
+            for name, data in reversed(self.messages):
+                if name == event:
+                    return data
+        return None
+
+    def received(self, event: str) -> list:
+        with self.cond:
+            return [data for name, data in self.messages if name == event]
+
+    def version(self) -> int:
+        with self.cond:
+            return max((s["version"] for s in self.states.values()), default=-1)
+
+
+def choose(state: dict, rng: random.Random) -> dict | None:
+    """A random legal move: always on the seat's own turn, rarely out of turn (a slap)."""
+    legal = state["legal_moves"]
+    if not legal or state["result"] is not None:
+        return None
+    if state["view"].get("current") != state["seat"] and rng.random() > 0.15:
+        return None
+    return rng.choice(legal)
+
+
+def play_out(players: list[Player], seed: int = 1, max_actions: int = 5000,
+             seconds: float = 90.0) -> dict:
+    """Every player moves when it may until the game ends; the result."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    for _ in range(max_actions):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        latest = max((s for p in players for s in p.states.values()),
+                     key=lambda s: s["version"])
+        if latest["result"] is not None:
+            return latest["result"]
+        acted = False
+        for player in players:
+            for state in list(player.states.values()):
+                if state["version"] != latest["version"] or state["seat"] is None:
+                    continue
+                move = choose(state, rng)
+                if move is None:
+                    continue
+                ack = player.call("move", {**move, "seat": state["seat"]})
+                if ack["ok"]:
+                    _sync(players, ack["version"])
+                    acted = True
+                    break
+                assert ack["error"]["code"] == "invalid_move", ack
+            if acted:
+                break
+        if not acted:  # a bot may be thinking, or every client let this round pass
+            time.sleep(0.01)
+    raise AssertionError("the game did not end within the action budget")
+
+
+def _sync(players: list[Player], version: int, seconds: float = TIMEOUT) -> None:
+    for player in players:
+        player.wait_for(lambda p=player: p.version() >= version, seconds)
+
+
+def truth_views(url: str, room_id: str) -> Callable[[int, int | None], tuple[dict, list]]:
+    """The server-side truth, rebuilt from the seed and log of the debug endpoint:
+    a function (version, seat) -> (view, legal moves)."""
+    response = requests.get(f"{url}/api/debug/rooms/{room_id}/match", timeout=TIMEOUT)
+    assert response.ok, response.text
+    data = response.json()
+    matches = [new_match(data["game"], data["num_players"], data["seed"])]
+    for entry in data["log"]:
+        matches.append(_step(matches[-1], entry))
+    by_version = {m.version: m for m in matches}
+
+    def truth(version: int, seat: int | None) -> tuple[dict, list]:
+        match = by_version[version]
+        return match.view(seat), match.legal_moves(seat)
+
+    return truth
+
+
+def _step(match: Match, entry: dict) -> Match:
+    seat, move, args = entry["seat"], entry["move"], entry["args"]
+    if move == "drop":
+        return match.drop(seat)
+    if move == "undo":
+        return match.undo(seat)
+    return match.apply(seat, move, *args)
+
+
+def assert_no_leaks(url: str, room_id: str, players: list[Player]) -> int:
+    """Every state each player received (in the room's latest round) equals the truth for its
+    seat at its version, and no other message carries a card. The number of states checked."""
+    truth = truth_views(url, room_id)
+    latest = max(d["round"] for p in players for d in p.received("state"))
+    checked = 0
+    for player in players:
+        for event, data in list(player.messages):
+            if event == "state" and data["round"] == latest:
+                view, legal = truth(data["version"], data["seat"])
+                assert data["view"] == json.loads(json.dumps(view)), (data["seat"], data["version"])
+                assert data["legal_moves"] == json.loads(json.dumps(legal))
+                checked += 1
+            elif event != "state":
+                assert not CARD.search(json.dumps(data)), (event, data)
+    return checked

@@ -1,0 +1,99 @@
+"""Reconnecting, leaving, and the grace periods (1 s on the test server)."""
+
+from __future__ import annotations
+
+import requests
+
+from .harness import TIMEOUT
+
+
+def started(players, room_of, game: str = "tic-tac-toe", count: int = 2):
+    everyone = players(count)
+    host, *guests = everyone
+    room = room_of(host, game)
+    for guest in guests:
+        guest.ok("join", {"room": room["code"], "name": "Guest"})
+        guest.ok("ready", {"ready": True})
+    host.ok("start")
+    for p in everyone:
+        p.wait_for(lambda p=p: p.states)
+    return room, everyone
+
+
+def seat_info(player, seat: int) -> dict:
+    return player.last("room")["seats"][seat]
+
+
+def test_a_reconnect_gets_the_seat_view_and_chat_back(players, room_of):
+    room, (host, guest) = started(players, room_of)
+    host.ok("move", {"move": "place", "args": [4]})
+    guest.ok("chat", {"text": "brb"})
+    guest.wait_for(lambda: guest.states[1]["version"] == 1)
+    guest.drop()
+    host.wait_for(lambda: seat_info(host, 1)["connected"] is False)
+    guest.reconnect()
+    ack = guest.ok("join", {"room": room["code"]})
+    assert ack["seats"] == [1] and ack["chat"][-1]["text"] == "brb"
+    guest.wait_for(lambda: guest.states[1]["version"] == 1)
+    assert guest.states[1]["legal_moves"]
+    host.wait_for(lambda: seat_info(host, 1)["connected"] is True)
+    guest.ok("move", {"move": "place", "args": [0]})
+
+
+def test_another_player_leaving_lets_the_game_go_on(players, room_of):
+    room, (host, a, b) = started(players, room_of, "nine-locks", 3)
+    a.ok("leave")
+    host.wait_for(lambda: seat_info(host, 1)["left"])
+    state = host.wait_for(lambda: 1 in host.states[0]["view"]["left"] and host.states[0])
+    assert state["result"] is None and host.last("room")["status"] == "playing"
+    assert a.call("move", {"move": "pick_up"})["error"]["code"] == "not_in_room"
+
+
+def test_a_player_who_stays_away_is_dropped_after_the_grace_period(players, room_of):
+    room, (host, guest) = started(players, room_of)
+    guest.drop()
+    host.wait_for(lambda: seat_info(host, 1)["connected"] is False)
+    result = host.wait_for(lambda: host.states[0]["result"], seconds=4)
+    assert result == {"winner": 0}
+    assert seat_info(host, 1)["left"] and host.last("room")["status"] == "finished"
+
+
+def test_a_waiting_seat_is_freed_when_its_player_stays_away(players, room_of):
+    host, guest = players(2)
+    room = room_of(host)
+    guest.ok("join", {"room": room["code"]})
+    guest.drop()
+    host.wait_for(lambda: len(host.last("room")["seats"]) == 1, seconds=4)
+
+
+def test_the_host_coming_back_in_time_keeps_the_room(players, room_of, url):
+    room, (host, guest) = started(players, room_of)
+    host.drop()
+    guest.wait_for(lambda: seat_info(guest, 0)["connected"] is False)
+    host.reconnect()
+    assert host.ok("join", {"room": room["code"]})["seats"] == [0]
+    guest.wait_for(lambda: seat_info(guest, 0)["connected"] is True)
+    requests_ok = requests.get(f"{url}/api/rooms/{room['code']}", timeout=TIMEOUT)
+    assert requests_ok.status_code == 200
+
+
+def test_the_host_gone_past_the_grace_period_disbands_the_room(players, room_of, url):
+    room, (host, guest, watcher) = started(players, room_of, "nine-locks", 3)
+    host.drop()
+    closed = guest.wait_for(lambda: guest.last("closed"), seconds=4)
+    assert closed == {"reason": "host_disconnected"}
+    assert watcher.wait_for(lambda: watcher.last("closed"))
+    gone = requests.get(f"{url}/api/rooms/{room['code']}", timeout=TIMEOUT)
+    assert gone.status_code == 404
+    assert guest.call("chat", {"text": "anyone?"})["error"]["code"] == "not_in_room"
+
+
+def test_the_host_leaving_closes_the_room_at_once(players, room_of, url):
+    host, guest = players(2)
+    room = room_of(host)
+    guest.ok("join", {"room": room["code"], "spectate": True})
+    host.ok("leave")
+    assert guest.wait_for(lambda: guest.last("closed")) == {"reason": "host_left"}
+    assert requests.get(f"{url}/api/rooms/{room['id']}", timeout=TIMEOUT).status_code == 404
+    again = guest.call("join", {"room": room["code"]})
+    assert again["error"]["code"] == "not_found"

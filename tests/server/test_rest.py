@@ -1,0 +1,109 @@
+"""The REST API of the real server."""
+
+from __future__ import annotations
+
+import requests
+
+from .harness import TIMEOUT, create_room, new_session
+
+
+def get(url: str, path: str, **kwargs) -> requests.Response:
+    return requests.get(f"{url}{path}", timeout=TIMEOUT, **kwargs)
+
+
+def post(url: str, path: str, **kwargs) -> requests.Response:
+    return requests.post(f"{url}{path}", timeout=TIMEOUT, **kwargs)
+
+
+def bearer(session: dict) -> dict:
+    return {"Authorization": f"Bearer {session['token']}"}
+
+
+def test_a_session_is_a_public_uuid_and_a_signed_token(url):
+    one, two = new_session(url), new_session(url)
+    assert one["user_id"] != two["user_id"] and len(one["user_id"]) == 36
+    assert one["user_id"] not in one["token"].split(".")[-1]
+
+
+def test_games_lists_every_game_with_rules_and_bot_levels(url):
+    body = get(url, "/api/games").json()
+    slugs = {g["slug"] for g in body["games"]}
+    assert "tic-tac-toe" in slugs
+    ttt = next(g for g in body["games"] if g["slug"] == "tic-tac-toe")
+    assert ttt["min_players"] == ttt["max_players"] == 2 and ttt["rules"].startswith("#")
+    assert {"easy", "normal"} <= set(body["bot_levels"])
+
+
+def test_creating_a_room_needs_a_valid_token(url):
+    for headers in ({}, {"Authorization": "Bearer nonsense"}, {"Authorization": "Basic x"}):
+        response = post(url, "/api/rooms", json={"game": "tic-tac-toe", "name": "A"},
+                        headers=headers)
+        assert response.status_code == 401
+        assert response.json()["error"]["code"] == "unauthorized"
+
+
+def test_a_room_is_keyed_by_its_host_and_found_by_code_in_any_case(url):
+    host = new_session(url)
+    room = create_room(url, host["token"], "tic-tac-toe", name="  Ada ", public=True)
+    assert room["id"] == room["host"] == host["user_id"]
+    assert len(room["code"]) == 6 and not set(room["code"]) & set("01OIL")
+    assert room["status"] == "waiting" and room["seats"][0]["name"] == "Ada"
+    assert get(url, f"/api/rooms/{room['code'].lower()}").json()["id"] == room["id"]
+    assert get(url, f"/api/rooms/{room['id']}").json()["code"] == room["code"]
+    assert room["id"] in {r["id"] for r in get(url, "/api/rooms").json()["rooms"]}
+
+
+def test_a_host_has_one_open_room_at_a_time(url):
+    host = new_session(url)
+    create_room(url, host["token"], "tic-tac-toe")
+    again = post(url, "/api/rooms", json={"game": "tic-tac-toe", "name": "A"},
+                 headers=bearer(host))
+    assert again.status_code == 409 and again.json()["error"]["code"] == "already_hosting"
+
+
+def test_private_rooms_are_not_listed(url):
+    host = new_session(url)
+    room = create_room(url, host["token"], "tic-tac-toe", public=False)
+    assert room["id"] not in {r["id"] for r in get(url, "/api/rooms").json()["rooms"]}
+
+
+def test_bad_room_requests_get_clear_errors(url):
+    headers = bearer(new_session(url))
+    bad_bodies = [{"game": "chess", "name": "A"}, {"game": "tic-tac-toe"},
+                  {"game": "tic-tac-toe", "name": "x" * 33}, {"game": "tic-tac-toe", "name": "  "},
+                  {"game": "tic-tac-toe", "name": "A", "public": "yes"},
+                  {"game": "tic-tac-toe", "name": "A", "host": "someone"}, [1, 2], "text"]
+    for body in bad_bodies:
+        response = post(url, "/api/rooms", json=body, headers=headers)
+        assert response.status_code == 400, body
+        assert response.json()["error"]["code"] == "bad_request"
+        assert response.json()["error"]["message"]
+    raw = post(url, "/api/rooms", data="{not json", headers={**headers,
+                                                             "Content-Type": "application/json"})
+    assert raw.status_code == 400
+
+
+def test_unknown_rooms_paths_and_methods_are_json_errors(url):
+    assert get(url, "/api/rooms/ZZZZZZ").json()["error"]["code"] == "not_found"
+    assert get(url, "/api/nothing").status_code == 404
+    response = requests.delete(f"{url}/api/games", timeout=TIMEOUT)
+    assert response.status_code in (404, 405) and "error" in response.json()
+
+
+def test_health_and_openapi(url):
+    assert get(url, "/api/health").json()["status"] == "ok"
+    doc = get(url, "/api/openapi.json").json()
+    assert doc["openapi"].startswith("3.") and "/api/rooms" in doc["paths"]
+
+
+def test_the_spa_route_answers_html_for_client_side_paths(url):
+    for path in ("/", "/room/ABCDEF"):
+        response = get(url, path)
+        assert response.status_code == 200 and "text/html" in response.headers["Content-Type"]
+
+
+def test_cors_allows_the_configured_dev_origin_only(url):
+    ok = get(url, "/api/games", headers={"Origin": "http://localhost:5173"})
+    assert ok.headers.get("Access-Control-Allow-Origin") == "http://localhost:5173"
+    other = get(url, "/api/games", headers={"Origin": "http://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers

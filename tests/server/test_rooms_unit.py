@@ -1,0 +1,155 @@
+"""The transport-free parts: rooms, the store, tokens, settings, schemas."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.auth import TokenSigner, bearer_token
+from backend.config import Config, from_env
+from backend.errors import LoungeError
+from backend.ratelimit import KeyedLimiter, TokenBucket
+from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING, Lounge
+from backend.store import MemoryRoomStore
+
+HOST, GUEST, OTHER = "host-id-0000-0000-0000-000000000000", "guest", "other"
+
+
+def lounge_with_room(game: str = "tic-tac-toe"):
+    lounge = Lounge(MemoryRoomStore())
+    room = lounge.create_room(HOST, game, "Ada", public=True)
+    room.attach("c-host", HOST, None, False)
+    return lounge, room
+
+
+def code_of(error: pytest.ExceptionInfo) -> str:
+    return error.value.code
+
+
+def test_codes_use_the_alphabet_without_look_alikes_and_find_any_case():
+    lounge, room = lounge_with_room()
+    assert set(room.code) <= set(CODE_ALPHABET) and len(room.code) == 6
+    assert lounge.find(room.code.lower()) is room and lounge.find(HOST) is room
+    with pytest.raises(LoungeError) as err:
+        lounge.find("ZZZZZZ")
+    assert code_of(err) == "not_found"
+
+
+def test_a_guest_gets_a_seat_then_the_full_room_makes_spectators():
+    _, room = lounge_with_room()
+    assert room.attach("c1", GUEST, "Linus", False) == {"seats": [1], "spectator": False}
+    assert room.attach("c2", OTHER, "Zoe", False) == {"seats": [], "spectator": True}
+    assert room.attach("c3", GUEST, None, True) == {"seats": [1], "spectator": False}
+    summary = room.summary()
+    assert summary["spectators"] == 1 and [s["name"] for s in summary["seats"]] == ["Ada", "Linus"]
+
+
+def test_start_needs_the_host_enough_seats_and_everyone_ready():
+    _, room = lounge_with_room()
+    with pytest.raises(LoungeError) as err:
+        room.start(HOST)
+    assert code_of(err) == "not_ready"
+    room.attach("c1", GUEST, "Linus", False)
+    with pytest.raises(LoungeError) as err:
+        room.start(GUEST)
+    assert code_of(err) == "forbidden"
+    with pytest.raises(LoungeError) as err:
+        room.start(HOST)
+    assert code_of(err) == "not_ready"
+    room.set_ready(GUEST, True)
+    room.start(HOST, seed=1)
+    assert room.status == PLAYING and room.round == 1
+
+
+def test_deliveries_send_each_connection_only_its_seats():
+    _, room = lounge_with_room()
+    room.attach("c1", GUEST, "Linus", False)
+    room.attach("c2", OTHER, "Zoe", True)
+    room.set_ready(GUEST, True)
+    room.start(HOST, seed=3)
+    sent = {(conn, state["seat"]) for conn, state in room.deliveries()}
+    assert sent == {("c-host", 0), ("c1", 1), ("c2", None)}
+
+
+def test_moves_check_seats_and_rules_and_finish_the_game():
+    _, room = lounge_with_room()
+    room.add_local(HOST, "Sofa")
+    room.start(HOST, seed=1)
+    with pytest.raises(LoungeError) as err:
+        room.move(GUEST, "place", [0])
+    assert code_of(err) == "forbidden"
+    for cell, seat in ((0, 0), (3, 1), (1, 0), (4, 1), (2, 0)):
+        room.move(HOST, "place", [cell], seat)
+    assert room.status == FINISHED and room.match.result == {"winner": 0}
+    with pytest.raises(LoungeError) as err:
+        room.move(HOST, "place", [8], 1)
+    assert code_of(err) == "bad_state"
+    room.rematch(HOST, seed=2)
+    assert room.status == PLAYING and room.match.version == 0 and room.round == 2
+
+
+def test_a_seat_left_during_play_is_dropped_and_the_host_leaving_closes():
+    lounge, room = lounge_with_room("nine-locks")
+    room.attach("c1", GUEST, "Linus", False)
+    room.add_bot(HOST, "easy")
+    room.set_ready(GUEST, True)
+    room.start(HOST, seed=5)
+    assert room.leave(GUEST) is False
+    assert room.seats[1].left and 1 in room.match.ctx["left"]
+    assert room.status == PLAYING
+    assert room.leave(HOST) is True
+    lounge.close(room)
+    assert lounge.store.get(HOST) is None
+
+
+def test_expire_does_nothing_to_a_user_who_came_back():
+    _, room = lounge_with_room()
+    room.attach("c1", GUEST, "Linus", False)
+    assert room.detach("c1") == GUEST
+    room.attach("c2", GUEST, None, False)
+    assert room.expire(GUEST) is False and len(room.seats) == 2
+
+
+def test_bot_levels_are_checked_and_seats_are_bounded():
+    _, room = lounge_with_room()
+    with pytest.raises(LoungeError):
+        room.add_bot(HOST, "godlike")
+    room.add_bot(HOST, "easy")
+    with pytest.raises(LoungeError) as err:
+        room.add_bot(HOST, "easy")
+    assert code_of(err) == "bad_state"
+
+
+def test_chat_history_keeps_the_last_hundred():
+    lounge, room = lounge_with_room()
+    for i in range(130):
+        lounge.chat(room, HOST, f"m{i}")
+    history = lounge.chat_history(room)
+    assert len(history) == 100 and history[0]["text"] == "m30" and history[-1]["id"] == 130
+
+
+def test_tokens_are_signed_with_the_secret():
+    signer = TokenSigner("one", 3600)
+    session = signer.new_session()
+    assert signer.user_id(session["token"]) == session["user_id"]
+    assert TokenSigner("two", 3600).user_id(session["token"]) is None
+    for bad in (None, "", session["user_id"], session["token"] + "x", 42, "a" * 600):
+        assert signer.user_id(bad) is None
+    assert bearer_token("Bearer abc") == "abc" and bearer_token("Basic abc") is None
+
+
+def test_settings_come_from_the_environment_with_checks():
+    config = from_env({"PORT": "8080", "CORS_ORIGINS": "http://a, http://b",
+                       "LOUNGE_DEBUG_MATCHES": "0", "HOST_GRACE_SECONDS": "2.5"})
+    assert config.PORT == 8080 and config.CORS_ORIGINS == ("http://a", "http://b")
+    assert config.HOST_GRACE_SECONDS == 2.5 and not config.LOUNGE_DEBUG_MATCHES
+    assert Config().HOST_GRACE_SECONDS == 20 and Config().ASYNC_MODE == "eventlet"
+    for bad in ({"PORT": "abc"}, {"ASYNC_MODE": "asyncio"}, {"BOT_DELAY_SECONDS": "-1"}):
+        with pytest.raises(ValueError):
+            from_env(bad)
+
+
+def test_rate_limits_allow_a_burst_then_refuse():
+    bucket = TokenBucket(rate=0.0, burst=3)
+    assert [bucket.take() for _ in range(5)] == [True, True, True, False, False]
+    keyed = KeyedLimiter(rate=0.0, burst=1, max_keys=2)
+    assert keyed.take("a") and not keyed.take("a") and keyed.take("b")

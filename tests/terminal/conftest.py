@@ -1,0 +1,36 @@
+"""One real lounge server for the terminal tests, with quick bots and short grace periods."""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import Server, Term
+
+FAST = {
+    "HOST_GRACE_SECONDS": 2.0, "PLAYER_GRACE_SECONDS": 10.0, "BOT_DELAY_SECONDS": 0.05,
+    "BOT_SLAP_DELAY_SECONDS": 0.2, "SOCKET_RATE_PER_SECOND": 1000, "SOCKET_RATE_BURST": 1000,
+    "REST_RATE_PER_MINUTE": 100000,
+}
+
+
+@pytest.fixture(scope="session")
+def server():
+    srv = Server(**FAST)
+    yield srv
+    output = srv.stop()
+    assert "Traceback" not in output, output
+
+
+@pytest.fixture
+def terms():
+    """A factory of terminal clients; any still running are ended after the test."""
+    made: list[Term] = []
+
+    def make(*args: str, color: bool = False) -> Term:
+        term = Term(*args, color=color)
+        made.append(term)
+        return term
+
+    yield make
+    for term in made:
+        term.close()

@@ -1,0 +1,209 @@
+"""Test parts for the terminal client: a real server process, terminal clients driven through a
+pseudo-terminal (pexpect), and a loopback TCP proxy whose connections a test can cut."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import select
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pexpect
+import requests
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+LOUNGE = [str(BIN / "lounge")] if (BIN / "lounge").exists() else [sys.executable, "-m",
+                                                                  "backend.cli"]
+ANSI = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[()][A-Z0-9]|[=>])")
+HOME = "\x1b[H"
+ROWS, COLS = 60, 120
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``lounge serve`` on a free loopback port, its output in a temporary file."""
+
+    def __init__(self, **env: object) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+        environ = {**os.environ, "SECRET_KEY": "terminal-tests",
+                   **{k: str(v) for k, v in env.items()}}
+        self.process = subprocess.Popen(
+            [*LOUNGE, "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            env=environ, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT)
+        self._wait_up()
+
+    def _wait_up(self, seconds: float = 40.0) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.output()}")
+            try:
+                if requests.get(f"{self.url}/api/health", timeout=1).ok:
+                    return
+            except requests.RequestException:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not start in time")
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def stop(self) -> str:
+        """Stop the server; everything it printed."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        output = self.output()
+        self.log.close()
+        return output
+
+
+class Term:
+    """One ``lounge play`` in a pseudo-terminal. ``screen()`` is the last frame it drew, as
+    plain text: every redraw starts at the top left of the screen."""
+
+    def __init__(self, *args: str, color: bool = False) -> None:
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLS),
+               "LINES": str(ROWS)}
+        env.pop("NO_COLOR", None)
+        if not color:
+            env["NO_COLOR"] = "1"
+        self.child = pexpect.spawn(LOUNGE[0], [*LOUNGE[1:], "play", *args], cwd=str(REPO),
+                                   env=env, dimensions=(ROWS, COLS), encoding="utf-8",
+                                   codec_errors="replace", timeout=10)
+        self.raw = ""
+
+    def _pump(self, wait: float) -> bool:
+        """Read what is there (waiting up to ``wait`` s); False once the program has ended."""
+        try:
+            self.raw += self.child.read_nonblocking(65536, timeout=wait)
+        except pexpect.TIMEOUT:
+            pass
+        except pexpect.EOF:
+            return False
+        if len(self.raw) > 400_000:
+            self.raw = self.raw[-200_000:]
+        return True
+
+    def screen(self) -> str:
+        return ANSI.sub("", self.raw.rsplit(HOME, 1)[-1]).replace("\r", "")
+
+    def wait(self, pattern: str, timeout: float = 10.0) -> re.Match:
+        """Wait until the screen matches ``pattern``; the match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, self.screen())
+            if found:
+                return found
+            alive = self._pump(0.05)
+            if not alive or time.monotonic() > deadline:
+                found = re.search(pattern, self.screen())
+                if found:
+                    return found
+                raise AssertionError(f"{pattern!r} not on the screen:\n{self.screen()}")
+
+    def settle(self, quiet: float = 0.3, timeout: float = 5.0) -> str:
+        """Read until nothing new arrives for ``quiet`` seconds; the screen."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            before = len(self.raw)
+            if not self._pump(quiet) or len(self.raw) == before:
+                break
+        return self.screen()
+
+    def type(self, text: str) -> None:
+        self.child.send(text)
+
+    def line(self, text: str) -> None:
+        self.child.send(text + "\r")
+
+    def exit_status(self, timeout: float = 10.0) -> int:
+        """Wait for the program to end; its exit status."""
+        deadline = time.monotonic() + timeout
+        while self._pump(0.1):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the client did not exit:\n{self.screen()}")
+        self.child.close()
+        return self.child.exitstatus if self.child.exitstatus is not None else -1
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)
+
+
+class Proxy:
+    """A loopback TCP proxy to the server whose live connections :meth:`cut` closes, so that a
+    client loses its connection while the server stays up."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = ("127.0.0.1", target_port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.running = True
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while self.running:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.sockets += [client, upstream]
+            threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
+
+    def _pipe(self, a: socket.socket, b: socket.socket) -> None:
+        while self.running:
+            try:
+                ready, _, _ = select.select([a, b], [], [], 0.5)
+                for src in ready:
+                    data = src.recv(65536)
+                    if not data:
+                        raise OSError("closed")
+                    (b if src is a else a).sendall(data)
+            except (OSError, ValueError):
+                break
+        for s in (a, b):
+            s.close()
+
+    def cut(self) -> None:
+        """Close every connection that goes through the proxy now."""
+        with self.lock:
+            victims, self.sockets = self.sockets, []
+        for s in victims:
+            with contextlib.suppress(OSError):  # already closed by the other side
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+    def stop(self) -> None:
+        self.running = False
+        self.listener.close()
+        self.cut()

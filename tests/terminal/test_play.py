@@ -1,0 +1,206 @@
+"""The terminal client against the real server: rooms, chat, and whole games, typed by hand."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from .harness import Proxy, Term
+
+CARD = r"(?:10|[2-9AJQK])[♠♥♦♣]"
+STACKS = r"Stacks: (?:▶ )?Ada {ada}\s+(?:▶ )?Bob {bob}"  # ▶ marks whose turn it is
+
+
+def host_room(terms, server, game: str, name: str = "Ada") -> tuple[Term, str]:
+    host = terms("--server", server.url, "--create", game, "--name", name)
+    code = host.wait(r"room ([A-Z0-9]{6})").group(1)
+    host.wait("You joined room")
+    return host, code
+
+
+def join(terms, server, code: str, name: str, *extra: str) -> Term:
+    term = terms("--server", server.url, "--join", code, "--name", name, *extra)
+    term.wait("You joined room")
+    return term
+
+
+def start_two(terms, server, game: str) -> tuple[Term, Term, str]:
+    """Ada hosts, Bob joins and says he is ready, Ada starts."""
+    ada, code = host_room(terms, server, game)
+    bob = join(terms, server, code.lower(), "Bob")
+    bob.line("/ready")
+    ada.wait(r"Bob\s+human\s+ready")
+    ada.line("/start")
+    ada.wait("The game has started")
+    bob.wait("The game has started")
+    return ada, bob, code
+
+
+def test_room_chat_and_a_whole_tic_tac_toe_game(terms, server):
+    ada, code = host_room(terms, server, "tic-tac-toe")
+    bob = join(terms, server, code.lower(), "Bob")
+    cy = join(terms, server, code, "Cy", "--spectate")
+    assert "spectating" in cy.screen()
+    ada.wait(r"1 Bob\s+human\s+not ready")
+
+    bob.line("hello from bob")
+    ada.wait("Bob: hello from bob")
+    ada.line("[bold]hi[/bold] \x1b[31mred")  # markup and an escape are shown as plain text
+    bob.wait(r"Ada: \[bold\]hi\[/bold\]")
+    cy.wait("Bob: hello from bob")
+
+    ada.line("/start")  # Bob is not ready yet: the server refuses, the client says why
+    ada.wait("Not everyone is ready: Bob")
+    assert "· waiting" in ada.settle()
+    bob.line("/ready")
+    ada.wait(r"Bob\s+human\s+ready")
+    ada.line("/start")
+
+    # "1" is always the first free cell: X takes 0, 2, 4, 6 and wins on the diagonal
+    players = [ada, bob]
+    for turn in range(7):
+        me = players[turn % 2]
+        me.wait("Your turn")
+        me.line("1")
+        if turn < 6:
+            me.wait(r"Bob's turn" if me is ada else r"Ada's turn")
+    for term in (ada, bob, cy):
+        term.wait("Ada wins!")
+    assert re.search(r" X \│ O \│ X", ada.screen())
+    assert "Type /rematch" in ada.screen()
+
+    ada.type("\x03")  # Ctrl-C: the host leaves, which closes the room for everyone
+    assert ada.exit_status() == 0
+    for term in (bob, cy):
+        term.wait("The room was closed: the host left")
+        assert term.exit_status() == 0
+
+
+def slappable(screen: str) -> bool:
+    """Whether the pile drawn on the screen can be slapped now."""
+    line = re.search(r"Pile: (.*)", screen)
+    if not line or "already slapped" in line.group(1):
+        return False
+    ranks = [card[:-1] for card in re.findall(CARD, line.group(1))]
+    if not ranks:
+        return False
+    return (ranks[-1] == "J" or (len(ranks) > 1 and ranks[-1] == ranks[-2])
+            or (len(ranks) > 2 and ranks[-1] == ranks[-3]))
+
+
+def stacks(screen: str) -> tuple[int, int]:
+    found = re.search(STACKS.format(ada=r"(\d+)", bob=r"(\d+)"), screen)
+    assert found, screen
+    return int(found.group(1)), int(found.group(2))
+
+
+def test_a_whole_slapjack_game_with_single_key_slaps(terms, server):
+    ada, bob, _ = start_two(terms, server, "slapjack")
+    bob.wait(STACKS.format(ada=26, bob=26))
+    # Bob slaps at nothing until his cards are gone: each bad or late slap puts 3 under the pile
+    for _ in range(12):
+        left = stacks(bob.screen())[1]
+        if left == 0:
+            break
+        bob.type("s")  # one key, no Enter
+        bob.wait(STACKS.format(ada=26, bob=max(0, left - 3)) + r"\b")
+    assert stacks(bob.screen()) == (26, 0)
+    assert "slapped wrongly" in bob.screen() or "too late" in bob.screen()
+
+    # Ada plays with the space bar and slaps a jack, pair or sandwich: then she holds all 52
+    # (unless her 26 cards run out with nothing to slap, which the rules call a draw)
+    deadline = time.monotonic() + 60
+    end = r"Ada wins!|The game is a draw"
+    while not re.search(end, ada.settle(0.15)) and time.monotonic() < deadline:
+        screen = ada.screen()
+        plays = int(re.search(r"Plays: (\d+)", screen).group(1))
+        if slappable(screen):
+            ada.type("s")
+            ada.wait(rf"{end}|already slapped")
+        elif "Your turn" in screen:
+            ada.type(" ")
+            ada.wait(rf"Plays: {plays + 1}\b|{end}")
+    result = ada.wait(end).group(0)
+    bob.wait(result)
+    if result == "Ada wins!":
+        assert re.search(STACKS.format(ada=52, bob=0), ada.screen())
+    bob.line("gg")
+    ada.wait("Bob: gg")
+    bob.line("/quit")
+    assert bob.exit_status() == 0
+    ada.wait(r"Bob\s+human\s+left the game|Bob\s+human\s+disconnected|The host may|rematch")
+
+
+def test_host_adds_a_bot_and_plays_nine_locks_moves(terms, server):
+    ada, code = host_room(terms, server, "nine-locks")
+    ada.line("/bot easy")
+    ada.wait(r"Bot \(easy\)\s+bot, easy")
+    ada.line("/start")
+    ada.wait("Your turn")
+    screen = ada.screen()
+    assert re.search(r"4: " + CARD + r" ×1 open", screen), screen
+    assert re.search(r"Ada\s+visible (" + CARD + r" ?){3}\s+hidden (" + CARD + r" ?){3}", screen)
+    assert re.search(r"Bot \(easy\)\s+visible .*hidden ▒▒ ×3", screen)
+    pick = re.search(r"(\d+)\) pick up a card", screen).group(1)
+    ada.line(pick)
+    ada.wait(r"unlock pile \d")
+    ada.line("1")
+    ada.wait(r"Bot \(easy\)'s turn|Your turn|wins")
+
+
+def test_refusals_and_typing_nonsense_never_crash(terms, server):
+    ada, code = host_room(terms, server, "poker99")
+    ada.line("/frobnicate")
+    ada.wait("There is no command /frobnicate")
+    ada.line("42")
+    ada.wait("You have no move to make right now")
+    ada.line("/start")
+    ada.wait("Poker 99 needs at least 2 players")
+    ada.line("/bot grandmaster")
+    ada.wait("Bot levels are: easy, normal")
+    ada.type("\x1b[A\x1b[D\x1bOP\x07\x00 " + "x" * 600 + "\x7f" * 3 + "\x15")  # keys, then Ctrl-U
+    ada.line("/kick 0")
+    ada.wait("The host's seat cannot be removed")
+    ada.line("/bot")
+    ada.wait(r"Bot \(normal\)")
+    ada.line("/start")
+    ada.wait("Your hand: ")
+    ada.wait(r"Total: 0 / 99")
+    ada.line("/quit")
+    assert ada.exit_status() == 0
+
+
+def test_start_up_errors_are_clear(terms, server):
+    cases = [
+        (("--server", server.url, "--join", "ZZZZZZ", "--name", "Eve"), "Cannot join room"),
+        (("--server", server.url, "--create", "chess", "--name", "Eve"), "no game called"),
+        (("--server", "http://127.0.0.1:1", "--join", "ABCDEF", "--name", "Eve"),
+         "Cannot reach the server"),
+        (("--server", server.url, "--join", "ABCDEF", "--name", "   "), "1 to 32 characters"),
+    ]
+    started = [(terms(*args), message) for args, message in cases]
+    for term, message in started:
+        term.wait(message, timeout=20)
+        assert term.exit_status() == (2 if "characters" in message else 1)
+
+
+def test_reconnects_by_itself_and_keeps_its_seat(terms, server):
+    proxy = Proxy(server.port)
+    try:
+        ada, code = host_room(terms, server, "tic-tac-toe")
+        bob = terms("--server", proxy.url, "--join", code, "--name", "Bob")
+        bob.wait("You joined room")
+        bob.line("/ready")
+        ada.wait(r"Bob\s+human\s+ready")
+        ada.line("/start")
+        bob.wait("Ada's turn")
+        proxy.cut()
+        bob.wait("Connection lost: reconnecting")
+        bob.wait("Connected again", timeout=15)
+        ada.line("1")
+        bob.wait("Your turn")
+        assert "1 Bob (you)" in bob.screen()
+        bob.line("1")
+        ada.wait("Your turn")
+    finally:
+        proxy.stop()

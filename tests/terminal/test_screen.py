@@ -1,0 +1,276 @@
+"""The terminal client's parts without a server: the model, the commands, the keys and the
+drawing of every game, from real matches of the rules package and from hostile payloads."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from backend.terminal import commands
+from backend.terminal.keys import BACKSPACE, ENTER, KILL, Keyboard, LineEditor
+from backend.terminal.model import Model
+from backend.terminal.render import card_text, frame
+from backend.terminal.text import clean
+from shared_rules import GAMES, new_match
+
+ME = "user-me"
+PLAYERS = {"tic-tac-toe": 2, "nine-locks": 3, "slapjack": 3, "poker99": 4}
+
+
+def room(game: str, seats: int, status: str = "playing", mine: int | None = 0) -> dict:
+    """A room object in which ``mine`` is my human seat and the others are bots."""
+    names = ["Ada", "Bob", "Cy", "Dee"]
+    return {"id": "host-id", "code": "K7MPQ2", "game": game, "title": GAMES[game].title,
+            "host": "host-id", "status": status, "spectators": 0,
+            "seats": [{"seat": i, "name": names[i % 4], "kind": "human" if i == mine else "bot",
+                       "user_id": ME if i == mine else None,
+                       "level": None if i == mine else "easy",
+                       "connected": True, "ready": True, "left": False}
+                      for i in range(seats)]}
+
+
+def state(match, seat: int | None) -> dict:
+    """A ``state`` message exactly as the server builds it."""
+    return {"seat": seat, "view": match.view(seat), "legal_moves": match.legal_moves(seat),
+            "active_seats": match.active_seats, "result": match.result,
+            "version": match.version, "can_undo": seat is not None and match.can_undo(seat)}
+
+
+def model_for(match, seat: int | None) -> Model:
+    model = Model(ME)
+    model.on_room(room(match.game.slug, match.num_players,
+                       "finished" if match.result else "playing", mine=seat))
+    model.spectator = seat is None
+    model.on_state(state(match, seat))
+    return model
+
+
+def played(slug: str, steps: int, seed: int = 7):
+    """A match after up to ``steps`` random legal moves."""
+    match = new_match(slug, num_players=PLAYERS[slug], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if match.result is not None:
+            break
+        seat = match.active_seats[0] if not match.game.real_time else match.ctx["current"]
+        moves = match.legal_moves(seat)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        match = match.apply(seat, move["move"], *move["args"])
+    return match
+
+
+def text_of(model: Model, width: int = 100, height: int = 40) -> str:
+    return "\n".join(frame(model, width, height, color=False))
+
+
+@pytest.mark.parametrize("slug", sorted(PLAYERS))
+@pytest.mark.parametrize("steps", [0, 9, 5000])
+def test_every_game_draws_for_a_player_and_a_spectator(slug, steps):
+    match = played(slug, steps)
+    for seat in (0, None):
+        screen = text_of(model_for(match, seat))
+        assert f"Gaming Lounge · {GAMES[slug].title} · room K7MPQ2" in screen
+        assert "cannot draw" not in screen
+        if match.result is not None:
+            assert "wins!" in screen or "draw" in screen
+        if seat is None:
+            assert "Your moves" not in screen
+
+
+def test_tic_tac_toe_numbers_the_free_cells_and_marks_the_winner():
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    for seat, cell in [(0, 4), (1, 0)]:
+        match = match.apply(seat, "place", cell)
+    screen = text_of(model_for(match, 0))
+    assert " O │ 1 │ 2 " in screen and " 3 │ X │ 4 " in screen
+    assert "Your turn   (playing X)" in screen
+    assert " 1) top (cell 1)" in screen
+    for seat, cell in [(0, 2), (1, 1), (0, 6)]:
+        match = match.apply(seat, "place", cell)
+    screen = text_of(model_for(match, 1))
+    assert "Ada wins!" in screen and "★  0 Ada" in screen
+
+
+def test_nine_locks_shows_my_hidden_hand_and_only_counts_of_others():
+    match = new_match("nine-locks", num_players=3, seed=5)
+    mine = text_of(model_for(match, 0))
+    hidden = match.view(0)["hidden"]
+    assert all(f"{c[:-1]}" in mine for c in hidden)
+    assert mine.count("hidden ▒▒ ×3") == 2
+    watcher = text_of(model_for(match, None))
+    assert watcher.count("hidden ▒▒ ×3") == 3
+
+
+def test_cards_use_suit_signs_and_red_suits_are_red():
+    assert card_text("10H").plain == "10♥" and card_text("QS").plain == "Q♠"
+    assert "red" in str(card_text("9D").style) and "red" not in str(card_text("9C").style)
+    match = new_match("poker99", num_players=2, seed=3)
+    screen = "\n".join(frame(model_for(match, 0), 100, 40, color=True))
+    red = [c for c in match.view(0)["hands"] if c[-1] in "HD"]
+    assert red, "seed 3 deals a red card to seat 0"
+    assert "\x1b[1;31m" + red[0][:-1] in screen or "\x1b[31;1m" + red[0][:-1] in screen
+
+
+def test_slapjack_offers_one_slap_with_the_pile_version():
+    match = new_match("slapjack", num_players=2, seed=2).apply(0, "play")
+    model = model_for(match, 1)
+    slaps = [c for c in model.choices() if c.move == "slap"]
+    assert len(slaps) == 1 and slaps[0].args == (match.version,)
+    action = commands.slap(model)
+    assert action.event == "move" and action.payload == {"move": "slap",
+                                                         "args": [match.version]}
+    assert commands.play_card(model).payload == {"move": "play", "args": []}  # my turn now
+    assert commands.play_card(model_for(match, 0)) is None  # seat 0 has just played
+
+
+def test_hot_seat_moves_name_their_seat():
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    model = Model(ME)
+    seats = room("tic-tac-toe", 2)
+    seats["seats"][1].update(kind="local", user_id=ME, name="Grace")
+    model.on_room(seats)
+    model.on_state(state(match, 0))
+    model.on_state(state(match, 1))
+    assert model.my_seats == [0, 1]
+    action = commands.parse("1", model)
+    assert action.payload == {"move": "place", "args": [0], "seat": 0}
+    screen = text_of(model)
+    assert "[Ada] top left" in screen and "Ada's turn (you play it)   (playing X)" in screen
+
+
+def test_lines_become_commands_chat_or_notes():
+    model = Model(ME)
+    model.bot_levels = ["easy", "normal"]
+    assert commands.parse("   ", model) is None
+    assert commands.parse(" hi all ", model).payload == {"text": "hi all"}
+    assert commands.parse("/say /start is a command", model).payload == {
+        "text": "/start is a command"}
+    assert commands.parse("/bot", model).payload == {"level": "normal"}
+    assert commands.parse("/BOT Easy", model).payload == {"level": "easy"}
+    assert commands.parse("/bot hard", model).kind == "note"
+    assert commands.parse("/kick x", model).kind == "note"
+    assert commands.parse("/kick 2", model).payload == {"seat": 2}
+    assert commands.parse("/start", model).event == "start"
+    assert commands.parse("/ready", model).payload == {"ready": True}
+    assert commands.parse("/quit", model).kind == "quit"
+    assert commands.parse("/nope", model).text.startswith("There is no command /nope")
+    assert commands.parse("3", model).text == "You have no move to make right now"
+    assert len(commands.parse("x" * 900, model).payload["text"]) == 500
+
+
+def test_old_states_are_ignored_and_a_rematch_starts_afresh():
+    first = new_match("tic-tac-toe", num_players=2, seed=1)
+    later = first.apply(0, "place", 4)
+    model = model_for(later, 0)
+    model.on_state(state(first, 0))
+    assert model.main_state()["version"] == later.version
+    finished = room("tic-tac-toe", 2, "finished")
+    model.on_room(finished)
+    model.on_room(room("tic-tac-toe", 2, "playing"))
+    assert model.states == {}
+    model.on_state(state(first, 0))
+    assert model.main_state()["version"] == 0
+
+
+HOSTILE = [None, 0, "text", [], [1, 2], {}, {"seats": "x"}, {"seats": [None, 5, {"seat": "a"}]},
+           {"view": None}, {"view": {"cells": "abc"}}, {"view": {"grid": [1] * 9}},
+           {"view": {"pile": {"a": 1}}, "seat": 0}, {"view": {"total": "x"}, "seat": "0"},
+           {"view": {"cells": [None] * 9, "line": "x"}, "legal_moves": [None, {"move": 5},
+            {"move": "place", "args": "x"}, {"move": "place", "args": [True]}]},
+           {"view": {"grid": [{"pile": 1, "state": "locked", "top": 5, "count": -1}] * 9,
+                     "visible": "x", "num_players": 10**9}, "seat": 0, "result": {"winner": 7}},
+           {"text": "\x1b[2J\x1b]0;pwned\x07 hi", "name": "\x1b[31mEve", "ts": "soon"},
+           {"text": 5}, {"reason": None}, {"reason": "\x1b[5mhost_left"}]
+
+
+def assert_safe(model: Model) -> None:
+    for color in (True, False):
+        screen = "\n".join(frame(model, 80, 24, color))
+        assert "\x1b]" not in screen and "\x07" not in screen and "\x1b[2J" not in screen
+
+
+@pytest.mark.parametrize("game", [*sorted(PLAYERS), "chess", None])
+def test_nothing_the_server_sends_breaks_the_screen(game):
+    model = Model(ME)
+    base = room("tic-tac-toe", 2) | {"game": game}
+    for payload in HOSTILE:
+        for handler in (model.on_room, model.on_chat, model.on_closed):
+            handler(payload)
+        model.on_joined({"room": payload, "chat": payload, "seats": payload})
+        assert_safe(model)
+        model.on_room(base)
+        model.on_state(payload)  # drawn by this game's drawer
+        assert_safe(model)
+
+
+def test_text_from_the_server_loses_its_control_characters():
+    assert clean("a\x1b[31mb\x00c\u202ed") == "a [31mb c d"
+    assert clean(None) == "" and clean(5) == "5" and len(clean("x" * 2000)) == 500
+
+
+def test_keys_skip_escape_sequences_and_edit_the_line():
+    keyboard = Keyboard(0)
+    keys = keyboard._keys("a\x1b[A\x1b[1;5Cb\x1bOPc\x1bxd\r\x08")
+    assert keys == ["a", "b", "c", "d", ENTER, BACKSPACE]
+    editor = LineEditor()
+    for key in "hello" + BACKSPACE + "p!":
+        editor.feed(key)
+    assert editor.feed(ENTER) == "hellp!" and editor.text == ""
+    for key in "abc\x07\t" + KILL + "z":
+        editor.feed(key)
+    assert editor.text == "z"
+    for _ in range(600):
+        editor.feed("y")
+    assert len(editor.text) == 500
+
+
+def story_of(model: Model) -> list[str]:
+    return [line.text for line in model.lines if line.style == "game"]
+
+
+def test_the_message_pane_tells_what_the_others_did():
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    model = model_for(match, 1)
+    match = match.apply(0, "place", 4)
+    model.on_state(state(match, 1))
+    assert story_of(model) == ["Ada took the centre"]
+
+    match = new_match("poker99", num_players=2, seed=3)
+    model = model_for(match, 1)
+    card = match.legal_moves(0)[0]
+    match = match.apply(0, card["move"], *card["args"])
+    model.on_state(state(match, 1))
+    sign = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card["args"][0][-1]]
+    assert story_of(model) == [f"Ada played {card['args'][0][:-1]}{sign}: "
+                               f"total {match.view(1)['total']}"]
+
+    match = new_match("nine-locks", num_players=2, seed=5)
+    model = model_for(match, 1)
+    match = match.apply(0, "pick_up")
+    pile = match.legal_moves(0)[0]["args"][0]
+    model.on_state(state(match, 1))
+    match = match.apply(0, "unlock", pile)
+    model.on_state(state(match, 1))
+    told = story_of(model)
+    assert told[0] == "Ada picked up a card"
+    assert told[1].startswith(f"Ada turned up pile {pile} (")
+
+
+def test_the_message_pane_tells_who_comes_and_goes():
+    model = Model(ME)
+    lobby = room("slapjack", 1, "waiting")
+    model.on_room(lobby)
+    model.on_joined({"room": lobby, "seats": [0], "spectator": False, "chat": []})
+    bob = {"seat": 1, "name": "Bob", "kind": "human", "user_id": "bob", "level": None,
+           "connected": True, "ready": False, "left": False}
+    model.on_room(lobby | {"seats": [*lobby["seats"], bob]})
+    model.on_room(lobby | {"seats": [*lobby["seats"], bob | {"connected": False}]})
+    model.on_room(lobby | {"seats": [*lobby["seats"], bob]})
+    model.on_room(lobby)
+    assert story_of(model) == ["Bob sat down", "Bob lost their connection", "Bob is back",
+                               "Bob left the table"]
+    model.on_room(lobby | {"seats": [lobby["seats"][0] | {"user_id": "someone-else"}]})
+    assert model.spectator and model.lines[-1].text == "You are now a spectator"
