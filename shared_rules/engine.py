@@ -224,12 +224,17 @@ class Match:
         """A new Match with the move applied; raises InvalidMove (and changes nothing) if the
         rules do not allow it."""
         spec = self._check(seat, move, args)
-        return self._next_match(*self._run(spec, seat, args), (seat, move, tuple(args)))
+        t = Turn(self.ctx, self.rng, self.version, seat)
+        G = spec.fn(self.G, t, *args)
+        return self._next_match(G, t, spec.ends_turn, (seat, move, args))
 
     def apply_legal(self, seat: int, move: str, args: tuple) -> Match:
         """:meth:`apply` for a move taken from :meth:`legal_actions`, unchecked, unlogged and
         with no undo history: the searching bots' fast path. Anything else is undefined."""
-        return self._next_match(*self._run(self.game.moves[move], seat, args), None)
+        spec = self.game.moves[move]
+        t = Turn(self.ctx, self.rng, self.version, seat)
+        G = spec.fn(self.G, t, *args)
+        return self._next_match(G, t, spec.ends_turn, None)
 
     def drop(self, seat: int) -> Match:
         """A new Match in which that seat's player has left for good."""
@@ -244,7 +249,7 @@ class Match:
         G = self.G if self.game.on_drop is None else self.game.on_drop(self.G, t, seat)
         if t.current == seat:
             t._ended = True
-        return self._next_match(G, t, (seat, "drop", ()))
+        return self._next_match(G, t, False, (seat, "drop", ()))
 
     def undo(self, seat: int) -> Match:
         """A new Match with ``seat``'s last move taken back (see :meth:`can_undo`)."""
@@ -319,16 +324,9 @@ class Match:
         _check_args(move, spec, args)
         return spec
 
-    def _run(self, spec: Move, seat: int, args: tuple) -> tuple[State, Turn]:
-        t = Turn(self.ctx, self.rng, self.version, seat)
-        G = spec.fn(self.G, t, *args)
-        if not t._stage_set and (t._ended or spec.ends_turn):
-            t._ended = True
-        return G, t
-
-    def _next_match(self, G: State, t: Turn, entry: tuple | None) -> Match:
+    def _next_match(self, G: State, t: Turn, ends_turn: bool, entry: tuple | None) -> Match:
         """The match after an action; ``entry`` None (the fast path) keeps no log or undo."""
-        if t._ended:
+        if not t._stage_set and (t._ended or ends_turn):
             G = _advance(self.game, G, t)
         ctx = t.ctx
         result = _remaining_winner(self.game, ctx) or self.game.end_if(G, ctx)
