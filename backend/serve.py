@@ -16,6 +16,7 @@ from .config import ASYNC_MODES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``lounge serve``."""
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 5000))
     parser.add_argument("--async-mode", choices=ASYNC_MODES,
@@ -36,6 +37,7 @@ def monkey_patch(mode: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Patch for the async mode, build the app, serve until stopped."""
     monkey_patch(args.async_mode)
     from .app import create_app
     from .config import from_env
@@ -63,12 +65,14 @@ def listener(host: str, port: int, sock_module=socket) -> socket.socket:
 
 
 def serve_eventlet(app, host: str, port: int) -> None:
+    """Serve with eventlet's own WSGI server (production)."""
     import eventlet.wsgi
 
     eventlet.wsgi.server(listener(host, port), app, log_output=False, max_size=10_000)
 
 
 def serve_gevent(app, host: str, port: int) -> None:
+    """Serve with gevent's WSGI server and its WebSocket handler."""
     from gevent import pywsgi
     from geventwebsocket.handler import WebSocketHandler
 
@@ -78,6 +82,7 @@ def serve_gevent(app, host: str, port: int) -> None:
 
 
 def serve_threading(app, host: str, port: int) -> None:
+    """Serve with Werkzeug's threaded server (development only)."""
     socketio = app.extensions["socketio"]
     socketio.run(app, host=host, port=port, allow_unsafe_werkzeug=True, log_output=False)
 

@@ -17,10 +17,12 @@ class OrjsonCodec:
 
     @staticmethod
     def dumps(obj: Any, **_: Any) -> str:
+        """JSON text of ``obj``."""
         return orjson.dumps(obj).decode()
 
     @staticmethod
     def loads(text: str | bytes, **_: Any) -> Any:
+        """The value of JSON text."""
         return orjson.loads(text)
 
 
@@ -32,6 +34,7 @@ class TextPacket(Packet):
     json = OrjsonCodec
 
     def decode(self, encoded_packet: Any) -> int:
+        """Parse a packet; malformed ones become the MALFORMED event."""
         try:
             attachments = super().decode(encoded_packet)
         except ValueError:

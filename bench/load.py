@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/load.py                      # the full comparison (several minutes)
     .venv/bin/python bench/load.py --rooms 1 --runs 1 --seconds 3 --modes eventlet
+    .venv/bin/python bench/load.py --store sqlite postgres   # the cost of durable rooms
 
 For each async mode and room count, M Tic-Tac-Toe rooms of 2 socket.io clients play on loopback,
 each client moving as soon as it is its turn (the host asks for a rematch when a game ends). It
@@ -22,7 +23,10 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -128,13 +132,42 @@ class ServerProcess:
                 self.proc.wait(5)
 
 
-def lounge_server(mode: str) -> ServerProcess:
+def lounge_server(mode: str, database_url: str = "memory") -> ServerProcess:
     port = free_port()
     env = {"SOCKET_RATE_PER_SECOND": "1000000", "SOCKET_RATE_BURST": "1000000",
-           "REST_RATE_PER_MINUTE": "100000000", "SECRET_KEY": "bench"}
+           "REST_RATE_PER_MINUTE": "100000000", "SECRET_KEY": "bench",
+           "DATABASE_URL": database_url}
     command = [str(REPO / ".venv" / "bin" / "lounge"), "serve", "--host", HOST,
                "--port", str(port), "--async-mode", mode]
     return ServerProcess(command, env, port)
+
+
+STORES = ("memory", "sqlite", "postgres")
+POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@contextmanager
+def fresh_database(store: str) -> Iterator[str]:
+    """A DATABASE_URL for one run: nothing, a new SQLite file, or a new schema in the
+    PostgreSQL database ``test`` on 127.0.0.1 (dropped afterwards)."""
+    if store == "memory":
+        yield "memory"
+    elif store == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="lounge-bench-") as folder:
+            yield f"sqlite:///{folder}/lounge.db"
+    else:
+        from sqlalchemy import create_engine, text
+
+        schema = f"lounge_bench_{os.getpid()}_{random.randrange(1 << 30)}"
+        admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        try:
+            yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
+        finally:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            admin.dispose()
 
 
 def relay_process(mode: str, nagle: bool = False) -> ServerProcess:
@@ -357,9 +390,18 @@ def drive(kind: str, url: str, rooms: int, seconds: float,
     return latencies, moves, cpu
 
 
-def measure(kind: str, mode: str, rooms: int, seconds: float, workers: int) -> dict:
-    """One run against a fresh server process."""
-    server = lounge_server(mode) if kind == "lounge" else relay_process(mode, kind == "nagle")
+def measure(kind: str, mode: str, rooms: int, seconds: float, workers: int,
+            store: str = "memory") -> dict:
+    """One run against a fresh server process (and a fresh database for a durable store)."""
+    with fresh_database(store if kind == "lounge" else "memory") as url:
+        row = measure_server(kind, mode, rooms, seconds, workers, url)
+    return {**row, "store": store if kind == "lounge" else "-"}
+
+
+def measure_server(kind: str, mode: str, rooms: int, seconds: float, workers: int,
+                   database_url: str) -> dict:
+    server = (lounge_server(mode, database_url) if kind == "lounge"
+              else relay_process(mode, kind == "nagle"))
     try:
         cpu_before, wall_before = server.cpu_seconds(), time.perf_counter()
         client_kind = "relay" if kind == "nagle" else kind
@@ -399,7 +441,7 @@ def idle_room_memory(mode: str, rooms: int) -> dict:
 def median_of(runs: list[dict]) -> dict:
     keys = ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "cpu_pct", "peak_mib", "samples",
             "client_cpu_pct")
-    out = {k: runs[0][k] for k in ("kind", "mode", "rooms")}
+    out = {k: runs[0][k] for k in ("kind", "mode", "rooms", "store")}
     out.update({k: statistics.median(r[k] for r in runs) for k in keys})
     out["runs"] = len(runs)
     return out
@@ -411,7 +453,9 @@ def table(rows: list[dict]) -> str:
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     names = {"lounge": "lounge", "relay": "bare relay", "nagle": "bare relay, Nagle on"}
     for r in rows:
-        lines.append(f"| {names[r['kind']]} | {r['mode']} | {r['rooms']} | "
+        durable = r.get("store") in ("sqlite", "postgres")
+        name = names[r["kind"]] + (f", {r['store']} store" if durable else "")
+        lines.append(f"| {name} | {r['mode']} | {r['rooms']} | "
                      f"{r['moves_per_s']:.0f} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} | "
                      f"{r['p99_ms']:.2f} | {r['cpu_pct']:.0f} | {r['peak_mib']:.0f} | "
                      f"{r['client_cpu_pct']:.0f} |")
@@ -430,6 +474,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nagle-check", action="store_true",
                         help="also run the relay at 1 room with Nagle's algorithm on")
     parser.add_argument("--json", help="write the results here too")
+    parser.add_argument("--store", nargs="+", choices=STORES, default=["memory"],
+                        help="room stores for the lounge: the in-memory one is always run too, "
+                             "as the yardstick of the cost of durability")
     parser.add_argument("--async-mode", default="eventlet", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--nagle", action="store_true", help=argparse.SUPPRESS)
@@ -449,10 +496,12 @@ def main(argv: list[str] | None = None) -> int:
     args.seconds = max(1.0, min(args.seconds, 60.0))
     rows = []
     for mode in args.modes:
-        kinds = ["lounge", "relay"]
+        stores = ["memory", *[s for s in STORES[1:] if s in args.store]]
+        kinds = [("lounge", store) for store in stores] + [("relay", "-")]
         for rooms in args.rooms:
-            for kind in kinds + (["nagle"] if args.nagle_check and rooms == 1 else []):
-                runs = [measure(kind, mode, min(rooms, 500), args.seconds, args.workers)
+            nagle = [("nagle", "-")] if args.nagle_check and rooms == 1 else []
+            for kind, store in kinds + nagle:
+                runs = [measure(kind, mode, min(rooms, 500), args.seconds, args.workers, store)
                         for _ in range(args.runs)]
                 rows.append(median_of(runs))
                 print(table(rows[-1:]).splitlines()[-1], flush=True)

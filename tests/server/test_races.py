@@ -59,7 +59,7 @@ def test_two_slaps_on_one_pile_only_the_first_counts(players, room_of, url):
         version = state["version"]
         mover.ok("move", {"move": "play", "args": []})
         for p in (host, guest):
-            p.wait_for(lambda p=p: p.version() > version)
+            p.wait_for(lambda p=p, v=version: p.version() > v)
     else:
         raise AssertionError("no slappable pile in 200 plays")
     version = host.states[0]["version"]

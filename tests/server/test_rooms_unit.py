@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from marshmallow import ValidationError
 
 from backend.auth import TokenSigner, bearer_token
 from backend.config import Config, from_env
 from backend.errors import LoungeError
 from backend.ratelimit import KeyedLimiter, TokenBucket
 from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING, Lounge
+from backend.schemas import SOCKET_SCHEMAS
 from backend.store import MemoryRoomStore
 
 HOST, GUEST, OTHER = "host-id-0000-0000-0000-000000000000", "guest", "other"
@@ -153,3 +155,12 @@ def test_rate_limits_allow_a_burst_then_refuse():
     assert [bucket.take() for _ in range(5)] == [True, True, True, False, False]
     keyed = KeyedLimiter(rate=0.0, burst=1, max_keys=2)
     assert keyed.take("a") and not keyed.take("a") and keyed.take("b")
+
+
+def test_text_comes_in_as_plain_trimmed_text():
+    chat = SOCKET_SCHEMAS["chat"].load({"text": "  a\x1b[31m red\nline\x00 é 👍 "})
+    assert chat["text"] == "a[31m red\nline é 👍"
+    join = SOCKET_SCHEMAS["join"].load({"room": " k7mpq2 ", "name": "Bo\nb\x07"})
+    assert join == {"room": "k7mpq2", "name": "Bob", "spectate": False}
+    with pytest.raises(ValidationError):
+        SOCKET_SCHEMAS["chat"].load({"text": "\x00\x01 "})
