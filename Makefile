@@ -5,7 +5,14 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint unit demo clean
+.PHONY: run test lint unit demo clean frontend frontend-test chromium
+
+# The web client: npm packages when the lock file changes, a build when its sources change.
+FRONTEND := frontend
+NODE_STAMP := $(FRONTEND)/node_modules/.installed
+DIST := $(FRONTEND)/dist/index.html
+FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) \
+	$(FRONTEND)/index.html $(FRONTEND)/vite.config.ts $(FRONTEND)/tsconfig.json $(FRONTEND)/package.json
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -15,7 +22,23 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test,gevent]'
 	touch $(STAMP)
 
-run: $(STAMP)
+$(NODE_STAMP): $(FRONTEND)/package-lock.json
+	cd $(FRONTEND) && npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+$(DIST): $(NODE_STAMP) $(FRONTEND_SRC)
+	cd $(FRONTEND) && npm run build
+
+frontend: $(DIST)
+
+frontend-test: $(NODE_STAMP)
+	cd $(FRONTEND) && npm test
+
+# The end-to-end tests drive Debian's Chromium (Playwright cannot download its own here).
+chromium:
+	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+
+run: $(STAMP) $(DIST)
 	$(VENV)/bin/lounge serve --host $(HOST) --port $(PORT)
 
 demo: $(STAMP)
@@ -27,7 +50,7 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(VENV)/bin/pytest tests/rules
 
-test: $(STAMP) lint
+test: $(STAMP) lint frontend-test $(DIST) chromium
 	$(VENV)/bin/pytest
 
 clean:

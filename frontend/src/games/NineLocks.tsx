@@ -1,0 +1,172 @@
+import { useEffect, useState, type CSSProperties, type ReactElement } from "react";
+import { Card, CardFace } from "../components/Card";
+import { LockIcon } from "../components/Icons";
+import { cardName } from "../lib/cards";
+import { FaceDownHand, PlayerBox } from "./PlayerBox";
+import { fromOffset, movesNamed, othersAround, seatName, type BoardProps } from "./types";
+
+interface Pile {
+  pile: number;
+  state: "down" | "unlocked" | "locked";
+  cards: string[];
+  top: string | null;
+  count: number;
+}
+
+const STATE_LABEL = { down: "Face down", unlocked: "Unlocked", locked: "Locked" };
+
+function PileView({ pile, target, onPick, style, selectedCard }: {
+  pile: Pile; target: boolean; onPick: (() => void) | null; style: CSSProperties; selectedCard: string | null;
+}): ReactElement {
+  const label = `Pile ${pile.pile + 1}, ${STATE_LABEL[pile.state].toLowerCase()}` +
+    (pile.top ? `, ${cardName(pile.top)} on top` : "") + (pile.count > 1 ? `, ${pile.count} cards` : "");
+  const action = selectedCard ? `Play ${cardName(selectedCard)} on pile ${pile.pile + 1}` : `Choose pile ${pile.pile + 1}`;
+  const inner = (
+    <span className="pile-stack">
+      {pile.cards.length > 1 && (
+        <span className="under-card" aria-hidden="true">
+          <CardFace code={pile.cards[pile.cards.length - 2]} />
+        </span>
+      )}
+      <Card key={`${pile.top}-${pile.count}`} code={pile.top} animate={Boolean(pile.top)} style={style}
+        label={label} />
+      {pile.state === "locked" && (
+        <span className="lock-icon" aria-hidden="true"><span><LockIcon size={18} /></span></span>
+      )}
+      {pile.count > 1 && <span className="count-badge" aria-hidden="true">{pile.count}</span>}
+    </span>
+  );
+  return (
+    <div className="nl-pile" data-testid={`pile-${pile.pile}`} data-state={pile.state}>
+      {/* Always a button, so that becoming a target does not re-create (and re-animate) it. */}
+      <button type="button" className={`target ${target ? "is-target" : ""}`} onClick={onPick ?? undefined}
+        disabled={!onPick} aria-label={onPick ? `${action} (${label})` : label}>
+        {inner}
+      </button>
+      <span className={`state state-${pile.state === "down" ? "facedown" : pile.state}`}>
+        {pile.state === "locked" && <LockIcon size={11} />}{STATE_LABEL[pile.state]}
+      </span>
+    </div>
+  );
+}
+
+function hintFor(stage: string | null, canPick: boolean, selected: string | null, hasPlays: boolean): string {
+  if (stage === "unlock") return "Choose a pile to unlock.";
+  if (stage === "key") return "You have the key: choose any pile to unlock or lock it.";
+  if (selected) return `Choose a glowing pile for the ${cardName(selected)}, or press the card again to cancel.`;
+  if (hasPlays && canPick) return "Choose a glowing card to play, or pick up from the deck.";
+  if (hasPlays) return "Choose a glowing card to play.";
+  if (canPick) return "No card fits: pick up from the deck.";
+  return "";
+}
+
+/** Nine Locks: the 3x3 grid of piles, the deck, and each player's visible and hidden hands. */
+export function NineLocks(props: BoardProps): ReactElement {
+  const { view, legal, seat, seats, play, busy, hideHand, mover, owner } = props;
+  const grid = (view.grid as Pile[]) ?? [];
+  const visible = (view.visible as string[][]) ?? [];
+  const hidden = (view.hidden as string[] | null) ?? null;
+  const hiddenCount = (view.hidden_count as number[]) ?? [];
+  const deckCount = (view.deck_count as number) ?? 0;
+  const [selected, setSelected] = useState<string | null>(null);
+
+  useEffect(() => setSelected(null), [view.version]);
+
+  const plays = movesNamed(legal, "play");
+  const playable = new Set(plays.map((m) => String(m.args[0])));
+  const pickUp = movesNamed(legal, "pick_up")[0];
+  const pileMoves = legal.filter((m) => m.move === "unlock" || m.move === "key");
+  const targets = new Map<number, { move: string; args: (string | number)[] }>();
+  if (selected) {
+    plays.filter((m) => m.args[0] === selected).forEach((m) => targets.set(Number(m.args[1]), m));
+  } else {
+    pileMoves.forEach((m) => targets.set(Number(m.args[0]), m));
+  }
+  const canAct = !busy && !hideHand;
+  const offset = fromOffset(mover, seat) as CSSProperties;
+
+  const myCard = (code: string) => (
+    <Card key={code} code={code} playable={canAct && playable.has(code)} selected={selected === code}
+      onSelect={canAct && playable.has(code) ? () => setSelected(selected === code ? null : code) : undefined} />
+  );
+
+  return (
+    <>
+      <div className="opponents">
+        {othersAround(view.num_players, seat).map((s) => (
+          <PlayerBox key={s} seat={s} info={seats[s]} isTurn={view.current === s && !view.result}
+            out={view.out.includes(s) || view.left.includes(s)} outLabel="Locked out">
+            <div className="nl-hands">
+              <section aria-label={`${seatName(seats, s)}'s visible hand`}>
+                <span className="label-on-felt">Visible</span>
+                <div className="fan fan-open">
+                  {(visible[s] ?? []).map((c) => <Card key={c} code={c} />)}
+                  {(visible[s] ?? []).length === 0 && <div className="empty-slot">empty</div>}
+                </div>
+              </section>
+              <section>
+                <span className="label-on-felt">Hidden</span>
+                <FaceDownHand count={hiddenCount[s] ?? 0} label={`${seatName(seats, s)}'s hidden hand`} />
+              </section>
+            </div>
+          </PlayerBox>
+        ))}
+      </div>
+
+      <div className="center">
+        <div className="deck-area">
+          <div className="deck-col">
+            <span className="label-on-felt">Deck</span>
+            {pickUp && canAct ? (
+              <button type="button" className="target pile-stack card-playable"
+                style={{ border: 0, background: "transparent", padding: 0, cursor: "pointer", borderRadius: 8 }}
+                onClick={() => play("pick_up", [])} aria-label={`Pick up a card from the deck (${deckCount} left)`}>
+                <FaceDownHand count={deckCount} label="Deck" />
+              </button>
+            ) : (
+              <FaceDownHand count={deckCount} label="Deck" />
+            )}
+          </div>
+          <div className="nl-grid" role="group" aria-label="The nine piles">
+            {grid.map((pile) => {
+              const move = targets.get(pile.pile);
+              return (
+                <PileView key={pile.pile} pile={pile} target={Boolean(move)} style={offset} selectedCard={selected}
+                  onPick={move && canAct ? () => play(move.move, move.args) : null} />
+              );
+            })}
+          </div>
+        </div>
+        <p className="hint" aria-live="polite">
+          {seat !== null && legal.length > 0 && !hideHand
+            ? hintFor(view.stage, Boolean(pickUp), selected, plays.length > 0)
+            : ""}
+        </p>
+      </div>
+
+      {seat !== null && (
+        <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`}
+          aria-label={`${seatName(seats, seat)}'s hands`} role="group">
+          <div className="nl-hands">
+            <section>
+              <h3>{owner ? `${owner}’s visible hand` : "Visible hand"} <span className="muted" style={{ color: "#cfe9dc", fontWeight: 400 }}>everyone sees</span></h3>
+              <div className="hand">
+                {(visible[seat] ?? []).map(myCard)}
+                {(visible[seat] ?? []).length === 0 && <div className="empty-slot">empty</div>}
+              </div>
+            </section>
+            <section>
+              <h3>{owner ? `${owner}’s hidden hand` : "Hidden hand"} <span className="muted" style={{ color: "#cfe9dc", fontWeight: 400 }}>{owner ? `only ${owner} sees` : "only you see"}</span></h3>
+              <div className="hand">
+                {hidden && !hideHand
+                  ? hidden.map(myCard)
+                  : <FaceDownHand count={hiddenCount[seat] ?? 0} label="Your hidden hand" />}
+                {hidden && !hideHand && hidden.length === 0 && <div className="empty-slot">empty</div>}
+              </div>
+            </section>
+          </div>
+        </div>
+      )}
+    </>
+  );
+}

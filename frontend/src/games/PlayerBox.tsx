@@ -1,0 +1,60 @@
+import type { ReactElement, ReactNode } from "react";
+import { Avatar } from "../components/Avatar";
+import { CardBack } from "../components/Card";
+import type { SeatInfo } from "../lib/types";
+
+export interface PlayerBoxProps {
+  seat: number;
+  info: SeatInfo | undefined;
+  isTurn: boolean;
+  out?: boolean;
+  outLabel?: string;
+  children?: ReactNode;
+}
+
+/** Another player at the table: name, status, and their cards (given as children). */
+export function PlayerBox({ seat, info, isTurn, out, outLabel, children }: PlayerBoxProps): ReactElement {
+  const name = info?.name ?? `Seat ${seat + 1}`;
+  const label = `${name}${isTurn ? ", playing now" : ""}${out ? `, ${outLabel ?? "out"}` : ""}`;
+  return (
+    <section className={`player-box ${isTurn ? "is-turn" : ""} ${out ? "is-out" : ""}`} aria-label={label}
+      data-testid={`player-${seat}`}>
+      <div className="player-head">
+        <Avatar name={name} seat={seat} bot={info?.kind === "bot"} />
+        <span className="name">{name}</span>
+      </div>
+      <div className="btn-row" style={{ justifyContent: "center", gap: "0.25rem" }}>
+        {isTurn && <span className="pill turn-chip">Their turn</span>}
+        {info?.kind === "bot" && <span className="pill pill-bot">Bot</span>}
+        {info?.kind === "local" && <span className="pill pill-local">Hot seat</span>}
+        {info && info.kind === "human" && !info.connected && !info.left && (
+          <span className="pill pill-off">Disconnected</span>
+        )}
+        {info?.left && <span className="pill pill-off">Left</span>}
+        {out && !info?.left && <span className="pill pill-off">{outLabel ?? "Out"}</span>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** A hand seen from behind: a fan of card backs and how many there are. */
+export function FaceDownHand({ count, label }: { count: number; label: string }): ReactElement {
+  const shown = Math.min(count, 6);
+  return (
+    <div className="pile-stack" role="img" aria-label={`${label}: ${count} card${count === 1 ? "" : "s"}`}>
+      {count === 0 ? (
+        <div className="empty-slot" style={{ fontSize: "0.65rem" }}>none</div>
+      ) : (
+        <div className="fan fan-tight" aria-hidden="true">
+          {Array.from({ length: shown }, (_, i) => (
+            <div key={i} className="card card-back">
+              <CardBack />
+            </div>
+          ))}
+        </div>
+      )}
+      <span className="count-badge" aria-hidden="true">{count}</span>
+    </div>
+  );
+}

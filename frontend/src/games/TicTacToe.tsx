@@ -1,0 +1,37 @@
+import type { ReactElement } from "react";
+import { PlayerBox } from "./PlayerBox";
+import { movesNamed, othersAround, type BoardProps } from "./types";
+
+const CELLS = ["top left", "top centre", "top right", "middle left", "centre", "middle right",
+  "bottom left", "bottom centre", "bottom right"];
+
+/** Tic-Tac-Toe: the 3x3 board, with the free cells as buttons on your turn. */
+export function TicTacToe({ view, legal, seat, seats, play, busy }: BoardProps): ReactElement {
+  const cells = (view.cells as (string | null)[]) ?? [];
+  const line = new Set((view.line as number[] | null) ?? []);
+  const marks = (view.marks as string[]) ?? ["X", "O"];
+  const free = new Set(movesNamed(legal, "place").map((m) => Number(m.args[0])));
+  return (
+    <>
+      <div className="opponents">
+        {othersAround(view.num_players, seat).map((s) => (
+          <PlayerBox key={s} seat={s} info={seats[s]} isTurn={view.current === s && !view.result}>
+            <span className="pill">plays {marks[s]}</span>
+          </PlayerBox>
+        ))}
+      </div>
+      <div className="center">
+        <div className="ttt" role="group" aria-label="Board">
+          {cells.map((mark, i) => (
+            <button key={i} type="button" className={`${free.has(i) ? "is-target" : ""} ${line.has(i) ? "in-line" : ""}`}
+              disabled={busy || !free.has(i)} onClick={() => play("place", [i])}
+              aria-label={`${CELLS[i]}: ${mark ?? "empty"}`} data-testid={`cell-${i}`}>
+              <span className={`mark-${mark}`}>{mark}</span>
+            </button>
+          ))}
+        </div>
+        {seat !== null && <p className="hint">You play {marks[seat]}.</p>}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,82 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { nineLocksView, seat, view } from "../lib/fixtures";
+import { NineLocks } from "./NineLocks";
+import { Poker99 } from "./Poker99";
+import { Slapjack } from "./Slapjack";
+import type { BoardProps } from "./types";
+
+const seats = [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus")];
+
+function props(extra: Partial<BoardProps>): BoardProps {
+  return {
+    view: view("nine-locks"), legal: [], seat: 0, seats, play: vi.fn(), busy: false, hideHand: false,
+    mover: null, owner: null, ...extra,
+  };
+}
+
+describe("Nine Locks", () => {
+  it("highlights only the legal cards, then the piles the chosen card may go on", () => {
+    const play = vi.fn();
+    const legal = [{ move: "play", args: ["9H", 4] }, { move: "pick_up", args: [] }];
+    render(<NineLocks {...props({ view: nineLocksView(), legal, play })} />);
+    expect(screen.queryByRole("button", { name: "2 of clubs" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "9 of hearts" }));
+    fireEvent.click(screen.getByRole("button", { name: /Play 9 of hearts on pile 5/ }));
+    expect(play).toHaveBeenCalledWith("play", ["9H", 4]);
+    fireEvent.click(screen.getByRole("button", { name: /Pick up a card/ }));
+    expect(play).toHaveBeenCalledWith("pick_up", []);
+  });
+
+  it("shows the other player's hidden hand face down with its count", () => {
+    render(<NineLocks {...props({ view: nineLocksView() })} />);
+    expect(screen.getByRole("img", { name: "Grace's hidden hand: 3 cards" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "3 of spades" })).toBeInTheDocument();
+  });
+
+  it("keeps a hot-seat player's hidden hand face down until they show it", () => {
+    render(<NineLocks {...props({ view: nineLocksView(), hideHand: true })} />);
+    expect(screen.queryByRole("img", { name: "Jack of spades" })).toBeNull();
+    expect(screen.getByRole("img", { name: "Your hidden hand: 3 cards" })).toBeInTheDocument();
+  });
+});
+
+describe("Poker 99", () => {
+  const v = view("poker99", {
+    num_players: 3, total: 40, hands: ["10C", "5H", "3D"], hands_count: [3, 3, 3], status: ["in", "in", "in"],
+    last: null, max_total: 99, deck_count: 30,
+  });
+
+  it("asks whether a 10 adds or subtracts, with the server's choices", () => {
+    const play = vi.fn();
+    const legal = [{ move: "play", args: ["10C", "+"] }, { move: "play", args: ["10C", "-"] }, { move: "play", args: ["3D"] }];
+    render(<Poker99 {...props({ view: v, legal, play })} />);
+    fireEvent.click(screen.getByRole("button", { name: "10 of clubs" }));
+    fireEvent.click(screen.getByRole("button", { name: "Subtract 10" }));
+    expect(play).toHaveBeenCalledWith("play", ["10C", "-"]);
+    fireEvent.click(screen.getByRole("button", { name: "3 of diamonds" }));
+    expect(play).toHaveBeenCalledWith("play", ["3D"]);
+    expect(screen.getByRole("status", { name: "Total 40 of 99" })).toBeInTheDocument();
+  });
+
+  it("asks who plays next after a 5", () => {
+    const play = vi.fn();
+    const legal = [{ move: "play", args: ["5H", 1] }, { move: "play", args: ["5H", 2] }];
+    render(<Poker99 {...props({ view: v, legal, play })} />);
+    fireEvent.click(screen.getByRole("button", { name: "5 of hearts" }));
+    fireEvent.click(screen.getByRole("button", { name: "Linus plays next" }));
+    expect(play).toHaveBeenCalledWith("play", ["5H", 2]);
+  });
+});
+
+describe("Slapjack", () => {
+  it("slaps with the space bar, sending the pile version it saw", () => {
+    const play = vi.fn();
+    const v = view("slapjack", { version: 7, pile: ["4H", "JC"], stacks_count: [20, 30], events: [], plays: 2, top: "JC" });
+    const legal = [{ move: "slap", args: [] }, { move: "slap", args: [7] }];
+    render(<Slapjack {...props({ view: v, legal, play })} />);
+    fireEvent.keyDown(window, { key: " ", code: "Space" });
+    expect(play).toHaveBeenCalledWith("slap", [7]);
+    expect(screen.getByRole("img", { name: "Top of the pile: Jack of clubs" })).toBeInTheDocument();
+  });
+});

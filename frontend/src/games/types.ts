@@ -1,0 +1,48 @@
+import type { LegalMove, SeatInfo, View } from "../lib/types";
+
+/** What every game board gets from the table around it. */
+export interface BoardProps {
+  view: View;
+  /** The legal moves of the seat shown (empty for spectators and while waiting). */
+  legal: LegalMove[];
+  /** The seat whose view this is, or null for a spectator. */
+  seat: number | null;
+  seats: SeatInfo[];
+  /** Sends one of the legal moves. */
+  play: (move: string, args: (string | number)[]) => void;
+  busy: boolean;
+  /** Hot seat: the shown player's private cards stay face down until they ask to see them. */
+  hideHand: boolean;
+  /** Whose cards "mine" are, for labels: null for "your", or a hot-seat player's name. */
+  owner: string | null;
+  /** The seat that moved last, when known (used to animate cards from its side). */
+  mover: number | null;
+}
+
+/** The moves of one kind, e.g. every "play". */
+export function movesNamed(legal: LegalMove[], name: string): LegalMove[] {
+  return legal.filter((m) => m.move === name);
+}
+
+/** The name of a seat for people ("Ada", or "Seat 2" when unknown). */
+export function seatName(seats: SeatInfo[], seat: number | null | undefined): string {
+  if (seat === null || seat === undefined) return "";
+  return seats[seat]?.name ?? `Seat ${seat + 1}`;
+}
+
+/** The seats other than `seat`, in table order starting after it. */
+export function othersAround(count: number, seat: number | null): number[] {
+  const start = seat === null ? 0 : seat + 1;
+  const order: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const s = (start + i) % count;
+    if (s !== seat) order.push(s);
+  }
+  return order;
+}
+
+/** Where a moving card comes from: below for this player, above for the others. */
+export function fromOffset(mover: number | null, seat: number | null): Record<string, string> {
+  if (mover === null) return { "--from-x": "0px", "--from-y": "-60px" };
+  return mover === seat ? { "--from-x": "0px", "--from-y": "160px" } : { "--from-x": "0px", "--from-y": "-160px" };
+}

@@ -1,0 +1,63 @@
+// REST calls to the lounge server (same origin; the Vite dev server proxies /api).
+import type { ApiErrorBody, GamesResponse, Room } from "./types";
+
+/** An error the server (or the network) reported, with a sentence for the player. */
+export class ApiError extends Error {
+  code: string;
+  status: number;
+  constructor(code: string, message: string, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...init,
+      headers: { "Content-Type": "application/json", ...(init.headers ?? {}) },
+    });
+  } catch {
+    throw new ApiError("network", "The server cannot be reached. Check your connection and try again.");
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (body as { error?: ApiErrorBody } | null)?.error;
+    throw new ApiError(
+      error?.code ?? "http",
+      error?.message ?? `The server answered ${response.status}`,
+      response.status,
+    );
+  }
+  return body as T;
+}
+
+function auth(token: string): Record<string, string> {
+  return { Authorization: `Bearer ${token}` };
+}
+
+export function createSession(): Promise<{ user_id: string; token: string }> {
+  return request("/api/session", { method: "POST", body: "{}" });
+}
+
+export function fetchGames(): Promise<GamesResponse> {
+  return request("/api/games");
+}
+
+export async function fetchPublicRooms(): Promise<Room[]> {
+  const body = await request<{ rooms: Room[] }>("/api/rooms");
+  return body.rooms;
+}
+
+export function fetchRoom(codeOrId: string): Promise<Room> {
+  return request(`/api/rooms/${encodeURIComponent(codeOrId)}`);
+}
+
+export function createRoom(
+  token: string,
+  payload: { game: string; name: string; public: boolean },
+): Promise<Room> {
+  return request("/api/rooms", { method: "POST", body: JSON.stringify(payload), headers: auth(token) });
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { cardName, isCard, nameCardsIn, parseCard } from "./cards";
+
+describe("cards", () => {
+  it("names cards the way people say them", () => {
+    expect(cardName("9H")).toBe("9 of hearts");
+    expect(cardName("10C")).toBe("10 of clubs");
+    expect(cardName("AS")).toBe("Ace of spades");
+    expect(cardName("QD")).toBe("Queen of diamonds");
+    expect(cardName("JC")).toBe("Jack of clubs");
+  });
+
+  it("knows the colours", () => {
+    expect(parseCard("KD")?.red).toBe(true);
+    expect(parseCard("KS")?.red).toBe(false);
+  });
+
+  it("refuses what is not a card", () => {
+    for (const bad of ["", "1H", "11S", "XH", "9X", null, 9, "<b>"]) {
+      expect(isCard(bad)).toBe(false);
+    }
+    expect(cardName("zz")).toBe("zz");
+  });
+
+  it("names the cards inside a sentence from the server", () => {
+    expect(nameCardsIn("The 9H cannot go on 10C")).toBe("The 9 of hearts cannot go on 10 of clubs");
+    expect(nameCardsIn("Pile 4 is locked")).toBe("Pile 4 is locked");
+  });
+});

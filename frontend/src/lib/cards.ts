@@ -1,0 +1,53 @@
+// Card codes as the rules use them everywhere: rank then suit, e.g. "9H", "10C", "AS".
+
+export type Suit = "S" | "H" | "D" | "C";
+export type Rank = "A" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "J" | "Q" | "K";
+
+export interface CardInfo {
+  code: string;
+  rank: Rank;
+  suit: Suit;
+  red: boolean;
+  name: string;
+}
+
+const RANKS: readonly string[] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const SUIT_NAMES: Record<Suit, string> = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const RANK_NAMES: Record<string, string> = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+export const SUIT_SYMBOLS: Record<Suit, string> = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** Parses a card code, or returns null when it is not one. */
+export function parseCard(code: unknown): CardInfo | null {
+  if (typeof code !== "string") return null;
+  const match = /^(A|[2-9]|10|J|Q|K)([SHDC])$/.exec(code.trim().toUpperCase());
+  if (!match) return null;
+  const rank = match[1] as Rank;
+  const suit = match[2] as Suit;
+  return {
+    code: `${rank}${suit}`,
+    rank,
+    suit,
+    red: suit === "H" || suit === "D",
+    name: `${RANK_NAMES[rank] ?? rank} of ${SUIT_NAMES[suit]}`,
+  };
+}
+
+/** "9 of hearts" for "9H"; the code itself when it is not a card. */
+export function cardName(code: unknown): string {
+  return parseCard(code)?.name ?? String(code);
+}
+
+/** True when the value looks like a card code. */
+export function isCard(value: unknown): value is string {
+  return parseCard(value) !== null;
+}
+
+/** The rank's position, A=1 .. K=13 (0 when unknown). */
+export function rankValue(rank: string): number {
+  return RANKS.indexOf(rank) + 1;
+}
+
+/** Replaces card codes inside a sentence with their spoken names ("play 9H" -> "play 9 of hearts"). */
+export function nameCardsIn(text: string): string {
+  return text.replace(/\b(A|[2-9]|10|J|Q|K)([SHDC])\b/g, (code) => cardName(code));
+}

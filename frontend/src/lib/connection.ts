@@ -1,0 +1,102 @@
+// One Socket.IO connection to one room: joins it, rejoins after a lost connection, and turns
+// every client event into a promise of its acknowledgement.
+import { io, type Socket } from "socket.io-client";
+import type { Ack, ChatMessage, GameState, JoinAck, Room } from "./types";
+
+export type LinkStatus = "connecting" | "online" | "reconnecting" | "closed";
+
+export interface RoomHandlers {
+  onStatus(status: LinkStatus): void;
+  onJoined(ack: JoinAck): void;
+  onRoom(room: Room): void;
+  onState(state: GameState): void;
+  onChat(message: ChatMessage): void;
+  onClosed(reason: string): void;
+  /** A join that failed, or a token the server refused (code "unauthorized"). */
+  onFatal(code: string, message: string): void;
+}
+
+const ACK_TIMEOUT_MS = 8000;
+
+export class RoomConnection {
+  private socket: Socket;
+  private joined = false;
+  private stopped = false;
+
+  constructor(
+    token: string,
+    private room: string,
+    private name: string,
+    private spectate: boolean,
+    private handlers: RoomHandlers,
+  ) {
+    this.socket = io({ auth: { token }, reconnectionDelayMax: 3000 });
+    this.socket.on("connect", () => void this.join());
+    this.socket.on("disconnect", (reason) => this.lost(reason));
+    this.socket.on("connect_error", (err: Error & { data?: { code?: string; message?: string } }) => {
+      if (err.data?.code === "unauthorized") {
+        this.handlers.onFatal("unauthorized", err.data.message ?? "Your session expired");
+        return;
+      }
+      if (!this.stopped) this.handlers.onStatus(this.joined ? "reconnecting" : "connecting");
+    });
+    this.socket.on("room", (room: Room) => this.handlers.onRoom(room));
+    this.socket.on("state", (state: GameState) => this.handlers.onState(state));
+    this.socket.on("chat", (message: ChatMessage) => this.handlers.onChat(message));
+    this.socket.on("closed", (data: { reason?: string }) => {
+      this.handlers.onClosed(data?.reason ?? "closed");
+    });
+  }
+
+  /** Sends a client event and resolves with the server's acknowledgement. */
+  emit<T = Record<string, unknown>>(event: string, payload: object = {}): Promise<Ack<T>> {
+    if (!this.socket.connected) {
+      return Promise.resolve({
+        ok: false,
+        error: { code: "offline", message: "You are offline: reconnecting to the server…" },
+      });
+    }
+    return this.socket
+      .timeout(ACK_TIMEOUT_MS)
+      .emitWithAck(event, payload)
+      .catch(() => ({
+        ok: false as const,
+        error: { code: "timeout", message: "The server did not answer in time. Try again." },
+      }));
+  }
+
+  /** Leaves the room on purpose, then closes the connection. */
+  async leave(): Promise<void> {
+    if (this.socket.connected) await this.emit("leave");
+    this.close();
+  }
+
+  close(): void {
+    this.stopped = true;
+    this.socket.removeAllListeners();
+    this.socket.disconnect();
+  }
+
+  private async join(): Promise<void> {
+    const ack = await this.emit<JoinAck>("join", {
+      room: this.room,
+      name: this.name,
+      spectate: this.spectate,
+    });
+    if (this.stopped) return;
+    if (!ack.ok) {
+      this.handlers.onFatal(ack.error.code, ack.error.message);
+      return;
+    }
+    this.joined = true;
+    this.handlers.onStatus("online");
+    this.handlers.onJoined(ack);
+  }
+
+  private lost(reason: string): void {
+    if (this.stopped) return;
+    this.handlers.onStatus("reconnecting");
+    // The server itself dropped us: socket.io does not retry on its own in that case.
+    if (reason === "io server disconnect") this.socket.connect();
+  }
+}

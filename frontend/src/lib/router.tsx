@@ -1,0 +1,61 @@
+// A tiny router over the History API: "/", "/r/CODE", "/rules/SLUG".
+import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactElement } from "react";
+
+export type Route =
+  | { name: "home" }
+  | { name: "room"; code: string; spectate: boolean }
+  | { name: "rules"; slug: string | null }
+  | { name: "missing"; path: string };
+
+/** Reads a route from a location's path and query. */
+export function parseRoute(pathname: string, search = ""): Route {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  if (path === "/") return { name: "home" };
+  const room = /^\/r\/([A-Za-z0-9-]{1,64})$/.exec(path);
+  if (room) {
+    const spectate = new URLSearchParams(search).get("watch") === "1";
+    return { name: "room", code: room[1].toUpperCase(), spectate };
+  }
+  if (path === "/rules") return { name: "rules", slug: null };
+  const rules = /^\/rules\/([a-z0-9-]{1,40})$/.exec(path);
+  if (rules) return { name: "rules", slug: rules[1] };
+  return { name: "missing", path };
+}
+
+const listeners = new Set<() => void>();
+
+/** Moves to another page of the app without reloading. */
+export function navigate(to: string, replace = false): void {
+  if (replace) window.history.replaceState(null, "", to);
+  else window.history.pushState(null, "", to);
+  listeners.forEach((notify) => notify());
+  window.scrollTo?.(0, 0);
+}
+
+/** The current route, updated on navigation and on the browser's back and forward. */
+export function useRoute(): Route {
+  const read = () => parseRoute(window.location.pathname, window.location.search);
+  const [route, setRoute] = useState<Route>(read);
+  useEffect(() => {
+    const update = () => setRoute(read());
+    listeners.add(update);
+    window.addEventListener("popstate", update);
+    return () => {
+      listeners.delete(update);
+      window.removeEventListener("popstate", update);
+    };
+  }, []);
+  return route;
+}
+
+/** A link that navigates inside the app (and still opens in a new tab with a modifier key). */
+export function Link(props: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }): ReactElement {
+  const { href, onClick, ...rest } = props;
+  const handle = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    navigate(href);
+  };
+  return <a href={href} onClick={handle} {...rest} />;
+}

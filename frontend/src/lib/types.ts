@@ -1,0 +1,106 @@
+// The shapes of the protocol's messages (docs/protocol.md).
+
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+}
+
+export interface GameInfo {
+  slug: string;
+  title: string;
+  min_players: number;
+  max_players: number;
+  rules: string;
+  undoable?: boolean;
+}
+
+export interface GamesResponse {
+  games: GameInfo[];
+  bot_levels: string[];
+}
+
+export type SeatKind = "human" | "bot" | "local";
+
+export interface SeatInfo {
+  seat: number;
+  name: string;
+  kind: SeatKind;
+  user_id: string | null;
+  level: string | null;
+  connected: boolean;
+  ready: boolean;
+  left: boolean;
+}
+
+export type RoomStatus = "waiting" | "playing" | "finished";
+
+export interface Room {
+  id: string;
+  code: string;
+  game: string;
+  title: string;
+  min_players: number;
+  max_players: number;
+  host: string;
+  public: boolean;
+  status: RoomStatus;
+  seats: SeatInfo[];
+  spectators: number;
+  created: number;
+  round?: number;
+}
+
+export interface LegalMove {
+  move: string;
+  args: (string | number)[];
+}
+
+export type Result = { winner: number } | { draw: true } | null;
+
+/** The common keys every view has, plus the game's own keys. */
+export interface View {
+  game: string;
+  seat: number | null;
+  version: number;
+  num_players: number;
+  current: number | null;
+  stage: string | null;
+  direction: number;
+  turn: number;
+  out: number[];
+  left: number[];
+  active_seats: number[];
+  result: Result;
+  [key: string]: unknown;
+}
+
+export interface GameState {
+  seat: number | null;
+  view: View;
+  legal_moves: LegalMove[];
+  active_seats: number[];
+  result: Result;
+  version: number;
+  can_undo?: boolean;
+  /** Which game of the room this is: a rematch starts the next round (and version 0 again). */
+  round?: number;
+}
+
+export interface ChatMessage {
+  id: number;
+  user_id: string | null;
+  name: string;
+  text: string;
+  ts: number;
+}
+
+export type Ack<T = Record<string, unknown>> =
+  | ({ ok: true } & T)
+  | { ok: false; error: ApiErrorBody };
+
+export interface JoinAck {
+  room: Room;
+  seats: number[];
+  spectator: boolean;
+  chat: ChatMessage[];
+}

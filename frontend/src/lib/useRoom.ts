@@ -1,0 +1,170 @@
+// The live state of one room for React: the room, this tab's seats, their game states, the chat
+// and a log of the game, kept up to date by a RoomConnection.
+import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
+import { RoomConnection, type LinkStatus } from "./connection";
+import { describeChange } from "./describe";
+import type { Ack, ChatMessage, GameState, JoinAck, Room } from "./types";
+
+export const SPECTATOR = "spectator";
+const MAX_LOG = 200;
+
+export interface LogEntry {
+  version: number;
+  text: string;
+}
+
+export interface RoomModel {
+  status: LinkStatus;
+  room: Room | null;
+  mySeats: number[];
+  spectator: boolean;
+  states: Record<string, GameState>;
+  chat: ChatMessage[];
+  log: LogEntry[];
+  closed: string | null;
+  fatal: { code: string; message: string } | null;
+}
+
+export type RoomEvent =
+  | { type: "status"; status: LinkStatus }
+  | { type: "joined"; ack: JoinAck }
+  | { type: "room"; room: Room }
+  | { type: "state"; state: GameState }
+  | { type: "chat"; message: ChatMessage }
+  | { type: "closed"; reason: string }
+  | { type: "fatal"; code: string; message: string };
+
+export const initialModel: RoomModel = {
+  status: "connecting",
+  room: null,
+  mySeats: [],
+  spectator: false,
+  states: {},
+  chat: [],
+  log: [],
+  closed: null,
+  fatal: null,
+};
+
+/** The key a state is kept under: its seat, or "spectator". */
+export function stateKey(seat: number | null): string {
+  return seat === null ? SPECTATOR : String(seat);
+}
+
+function seatsOf(room: Room, userId: string): number[] {
+  return room.seats.filter((s) => s.user_id === userId && s.kind !== "bot").map((s) => s.seat);
+}
+
+function withRoom(model: RoomModel, room: Room, userId: string): RoomModel {
+  const mySeats = seatsOf(room, userId);
+  const next = { ...model, room, mySeats, spectator: mySeats.length === 0 };
+  // Without round numbers, a game starting (start or rematch) is the only sign of a new game.
+  const rounds = Object.values(model.states).some((s) => typeof s.round === "number");
+  const newGame = room.status === "playing" && model.room !== null && model.room.status !== "playing";
+  return newGame && !rounds ? { ...next, states: {}, log: [] } : next;
+}
+
+/** Orders states of a room: a later round first, then a later version. */
+export function isOlder(state: GameState, than: GameState): boolean {
+  const a = state.round ?? 0;
+  const b = than.round ?? 0;
+  return a !== b ? a < b : state.version < than.version;
+}
+
+function withState(model: RoomModel, state: GameState): RoomModel {
+  const key = stateKey(state.seat);
+  const known = Object.values(model.states);
+  if (known.some((s) => (s.round ?? 0) > (state.round ?? 0))) return model;
+  // A new round (a rematch): the previous game's states and log are gone.
+  const fresh = known.some((s) => (s.round ?? 0) < (state.round ?? 0));
+  const base = fresh ? { ...model, states: {}, log: [] } : model;
+  const previous = base.states[key];
+  if (previous && isOlder(state, previous)) return model;
+  const states = { ...base.states, [key]: state };
+  // The log follows one stream only (the first seat of this tab, or the spectator's view).
+  const logKey = base.mySeats.length ? String(Math.min(...base.mySeats)) : SPECTATOR;
+  let log = base.log;
+  if (key === logKey && base.room && (!previous || state.version > previous.version)) {
+    const names = base.room.seats.map((s) => s.name);
+    const lines = describeChange(previous?.view ?? null, state.view, names);
+    if (lines.length) {
+      log = [...log, ...lines.map((text) => ({ version: state.version, text }))].slice(-MAX_LOG);
+    }
+  }
+  return { ...base, states, log };
+}
+
+export function roomReducer(userId: string) {
+  return (model: RoomModel, event: RoomEvent): RoomModel => {
+    switch (event.type) {
+      case "status":
+        return { ...model, status: event.status };
+      case "joined": {
+        const next = withRoom(model, event.ack.room, userId);
+        return { ...next, chat: event.ack.chat ?? [], fatal: null };
+      }
+      case "room":
+        return withRoom(model, event.room, userId);
+      case "state":
+        return withState(model, event.state);
+      case "chat":
+        if (model.chat.some((m) => m.id === event.message.id)) return model;
+        return { ...model, chat: [...model.chat, event.message].slice(-200) };
+      case "closed":
+        return { ...model, closed: event.reason, status: "closed" };
+      case "fatal":
+        return { ...model, fatal: { code: event.code, message: event.message } };
+    }
+  };
+}
+
+export interface RoomActions {
+  send(event: string, payload?: object): Promise<Ack>;
+  leave(): Promise<void>;
+}
+
+/** Joins the room `code` as this tab's user and keeps its live state. */
+export function useRoom(
+  code: string,
+  identity: { userId: string; token: string } | null,
+  name: string,
+  spectate: boolean,
+  enabled: boolean,
+): [RoomModel, RoomActions] {
+  const reducer = useMemo(() => roomReducer(identity?.userId ?? ""), [identity?.userId]);
+  const [model, dispatch] = useReducer(reducer, initialModel);
+  const connection = useRef<RoomConnection | null>(null);
+
+  useEffect(() => {
+    if (!identity || !enabled) return undefined;
+    const link = new RoomConnection(identity.token, code, name, spectate, {
+      onStatus: (status) => dispatch({ type: "status", status }),
+      onJoined: (ack) => dispatch({ type: "joined", ack }),
+      onRoom: (room) => dispatch({ type: "room", room }),
+      onState: (state) => dispatch({ type: "state", state }),
+      onChat: (message) => dispatch({ type: "chat", message }),
+      onClosed: (reason) => dispatch({ type: "closed", reason }),
+      onFatal: (c, message) => dispatch({ type: "fatal", code: c, message }),
+    });
+    connection.current = link;
+    return () => {
+      link.close();
+      connection.current = null;
+    };
+    // Only a new room or a new token needs a new connection: the name and the spectate flag
+    // matter for the first join alone.
+  }, [code, identity?.token, enabled]);
+
+  const send = useCallback(async (event: string, payload: object = {}): Promise<Ack> => {
+    const link = connection.current;
+    if (!link) return { ok: false, error: { code: "offline", message: "Not connected yet" } };
+    return link.emit(event, payload);
+  }, []);
+
+  const leave = useCallback(async () => {
+    await connection.current?.leave();
+    connection.current = null;
+  }, []);
+
+  return [model, { send, leave }];
+}

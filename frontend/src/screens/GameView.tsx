@@ -1,0 +1,203 @@
+import { useEffect, useRef, useState, type ReactElement, type ReactNode } from "react";
+import { NineLocks } from "../games/NineLocks";
+import { Poker99 } from "../games/Poker99";
+import { Slapjack } from "../games/Slapjack";
+import { TicTacToe } from "../games/TicTacToe";
+import { seatName, type BoardProps } from "../games/types";
+import { ErrorBoundary } from "../components/ErrorBoundary";
+import { EyeIcon, TrophyIcon } from "../components/Icons";
+import { nameCardsIn } from "../lib/cards";
+import type { LogEntry } from "../lib/useRoom";
+import { SPECTATOR } from "../lib/useRoom";
+import type { Ack, GameState, Room } from "../lib/types";
+
+const BOARDS: Record<string, (props: BoardProps) => ReactElement> = {
+  "nine-locks": NineLocks,
+  poker99: Poker99,
+  slapjack: Slapjack,
+  "tic-tac-toe": TicTacToe,
+};
+
+/** Games where a player holds cards the person beside them must not see. */
+const PRIVATE_HANDS = new Set(["nine-locks", "poker99"]);
+
+export interface GameViewProps {
+  room: Room;
+  userId: string;
+  mySeats: number[];
+  spectator: boolean;
+  states: Record<string, GameState>;
+  log: LogEntry[];
+  send: (event: string, payload?: object) => Promise<Ack>;
+  onLeave: () => void;
+  /** The chat, shown beside the table. */
+  chat: ReactNode;
+}
+
+/** Which of this tab's seats to show: the one that must act now, else the one shown before. */
+export function chooseSeat(mySeats: number[], states: Record<string, GameState>, previous: number | null): number | null {
+  const mine = mySeats.map((s) => states[String(s)]).filter((s): s is GameState => Boolean(s));
+  if (mine.length === 0) return null;
+  const current = mine.find((s) => s.view.current === s.seat && s.legal_moves.length > 0);
+  if (current) return current.seat;
+  if (previous !== null && mine.some((s) => s.seat === previous)) return previous;
+  const acting = mine.find((s) => s.legal_moves.length > 0);
+  return (acting ?? mine[0]).seat;
+}
+
+function ResultBox({ state, room, mySeats, isHost, onRematch, onLeave }: {
+  state: GameState; room: Room; mySeats: number[]; isHost: boolean; onRematch: () => void; onLeave: () => void;
+}): ReactElement | null {
+  const result = state.result;
+  if (!result) return null;
+  let title = "It’s a draw";
+  if ("winner" in result) {
+    const solo = mySeats.length === 1;
+    title = solo && result.winner === mySeats[0] ? "You win!" : `${seatName(room.seats, result.winner)} wins!`;
+  }
+  return (
+    <div className="result-overlay" role="alertdialog" aria-labelledby="result-title" data-testid="result">
+      <TrophyIcon size={40} />
+      <h2 id="result-title">{title}</h2>
+      <div className="btn-row" style={{ justifyContent: "center" }}>
+        {isHost ? (
+          <button type="button" className="btn btn-primary" onClick={onRematch} autoFocus>Rematch</button>
+        ) : (
+          <span className="muted">Waiting for the host to start a rematch…</span>
+        )}
+        <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
+      </div>
+    </div>
+  );
+}
+
+function statusLine(state: GameState, room: Room, seat: number | null, mine: number[]): { text: string; mine: boolean } {
+  const view = state.view;
+  if (state.result) return { text: "Game over", mine: false };
+  if (view.game === "slapjack" && view.current !== null && view.current !== undefined) {
+    const turn = view.current === seat ? "your turn to turn up a card" : `${seatName(room.seats, view.current)} turns up next`;
+    return { text: `Slap at any time · ${turn}`, mine: view.current === seat };
+  }
+  if (view.current === null || view.current === undefined) return { text: "", mine: false };
+  if (mine.includes(view.current)) {
+    const many = mine.length > 1;
+    return { text: many ? `${seatName(room.seats, view.current)}’s turn` : "Your turn", mine: true };
+  }
+  return { text: `${seatName(room.seats, view.current)}’s turn`, mine: false };
+}
+
+/** The table during a game: status, board, result and rematch, the log. */
+export function GameView(props: GameViewProps): ReactElement {
+  const { room, userId, mySeats, spectator, states, log, send, onLeave, chat } = props;
+  const lastShown = useRef<number | null>(null);
+  const seat = spectator ? null : chooseSeat(mySeats, states, lastShown.current);
+  lastShown.current = seat;
+  const state = spectator ? states[SPECTATOR] : seat !== null ? states[String(seat)] : undefined;
+  const [revealed, setRevealed] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const version = state?.version ?? -1;
+  // The seat that was to move before this version is the one whose card moved: it is worked out
+  // while drawing, so the card's animation starts from the right side at once.
+  const moves = useRef({ version: -1, mover: null as number | null, current: null as number | null });
+  if (state && moves.current.version !== version) {
+    moves.current = { version, mover: moves.current.current, current: state.view.current ?? null };
+  }
+  const mover = moves.current.mover;
+
+  useEffect(() => setError(null), [version]);
+  // A rematch deals new hands: every hot-seat player shows theirs again.
+  useEffect(() => setRevealed(null), [state?.round]);
+
+  const isHost = room.host === userId;
+  const hotSeat = !spectator && mySeats.length > 1 && PRIVATE_HANDS.has(room.game);
+  const hideHand = hotSeat && seat !== revealed && !state?.result;
+
+  if (!state) {
+    return (
+      <section className="table" aria-label="Game table">
+        <p className="table-status">Dealing the cards…</p>
+      </section>
+    );
+  }
+
+  const play = async (move: string, args: (string | number)[]) => {
+    setBusy(true);
+    const payload = spectator || seat === null ? { move, args } : { move, args, seat };
+    const ack = await send("move", payload);
+    setBusy(false);
+    if (!ack.ok) setError(ack.error.message);
+  };
+  const act = async (event: "undo" | "rematch") => {
+    const payload = event === "undo" && seat !== null ? { seat } : {};
+    const ack = await send(event, payload);
+    if (!ack.ok) setError(ack.error.message);
+  };
+
+  const Board = BOARDS[room.game];
+  const status = statusLine(state, room, seat, mySeats);
+  return (
+    <div className="game-layout">
+      <section className="table" aria-label={`${room.title} table`} data-testid="table" data-version={state.version}>
+        <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
+          aria-live="polite" data-testid="turn">
+          {status.text}
+        </div>
+        <ResultBox state={state} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
+          onRematch={() => void act("rematch")} />
+        {spectator && <p className="spectator-note" role="note"><EyeIcon /> {PRIVATE_HANDS.has(room.game) ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
+        {error && <p className="error-msg" role="alert">{nameCardsIn(error)}</p>}
+        {Board ? (
+          <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
+          <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={room.seats}
+            play={play} busy={busy} hideHand={hideHand} mover={mover}
+            owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
+          </ErrorBoundary>
+        ) : (
+          <p className="error-msg">This game cannot be shown yet.</p>
+        )}
+        {hideHand && seat !== null && (
+          <div className="curtain" data-testid="curtain">
+            <strong>Pass the device to {seatName(room.seats, seat)}.</strong>
+            <span>{seatName(room.seats, seat)}’s cards stay hidden until they are ready.</span>
+            <button type="button" className="btn btn-accent" onClick={() => setRevealed(seat)} autoFocus>
+              Show my hand ({seatName(room.seats, seat)})
+            </button>
+          </div>
+        )}
+        {state.can_undo && !state.result && (
+          <div className="action-bar">
+            <button type="button" className="btn btn-small" onClick={() => void act("undo")}>Take back</button>
+          </div>
+        )}
+      </section>
+      <aside className="side">
+        <section className="panel" aria-labelledby="log-title">
+          <h2 id="log-title">Game log</h2>
+          <LogList log={log} />
+        </section>
+        {chat}
+        <div className="btn-row">
+          <span className="muted">Room <span className="code">{room.code}</span></span>
+          {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
+          <button type="button" className="btn btn-small btn-danger" onClick={onLeave} style={{ marginLeft: "auto" }}>
+            {isHost ? "Close room" : "Leave"}
+          </button>
+        </div>
+      </aside>
+    </div>
+  );
+}
+
+function LogList({ log }: { log: LogEntry[] }): ReactElement {
+  const box = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [log.length]);
+  if (log.length === 0) return <p className="muted">Moves will be listed here.</p>;
+  return (
+    <ol className="game-log" ref={box} aria-live="polite" data-testid="game-log" tabIndex={0}>
+      {log.map((entry, i) => <li key={i}>{entry.text}</li>)}
+    </ol>
+  );
+}

@@ -1,0 +1,199 @@
+import { useEffect, useState, type FormEvent, type ReactElement } from "react";
+import { Card } from "../components/Card";
+import { ApiError, createRoom, fetchPublicRooms } from "../lib/api";
+import { getIdentity, getName, saveName, validName } from "../lib/identity";
+import { Link, navigate } from "../lib/router";
+import { useGames } from "../lib/useGames";
+import { useTitle } from "../lib/useTitle";
+import type { GameInfo, Room } from "../lib/types";
+
+const BLURBS: Record<string, string> = {
+  "nine-locks": "Play on a 3×3 grid of piles before they lock.",
+  poker99: "Keep the total at 99 or under, or you are out.",
+  slapjack: "Fast hands: slap the Jacks, pairs and sandwiches.",
+  "tic-tac-toe": "Three in a row. The classic warm-up.",
+};
+
+const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
+
+function players(game: { min_players: number; max_players: number }): string {
+  return game.min_players === game.max_players
+    ? `${game.min_players} players`
+    : `${game.min_players}–${game.max_players} players`;
+}
+
+function NameField({ name, setName }: { name: string; setName: (n: string) => void }): ReactElement {
+  return (
+    <label className="field">
+      Your display name
+      <input type="text" value={name} maxLength={32} autoComplete="nickname" placeholder="e.g. Ada"
+        onChange={(e) => setName(e.target.value)} onBlur={() => saveName(name)} data-testid="name-input" />
+    </label>
+  );
+}
+
+function CreateRoom({ games, name }: { games: GameInfo[]; name: string }): ReactElement {
+  const [game, setGame] = useState<string>("");
+  const [isPublic, setPublic] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const chosen = game || games[0]?.slug || "";
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = validName(name);
+    if (problem) return setError(problem);
+    setBusy(true);
+    setError(null);
+    saveName(name);
+    try {
+      const identity = await getIdentity();
+      const room = await createRoom(identity.token, { game: chosen, name: name.trim(), public: isPublic });
+      navigate(`/r/${room.code}`);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : "Something went wrong: try again.");
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="panel stack" onSubmit={submit} aria-labelledby="create-title">
+      <h2 id="create-title">Host a game</h2>
+      <fieldset className="game-picker">
+        <legend className="visually-hidden">Game</legend>
+        {games.map((g) => (
+          <label key={g.slug} className="game-option">
+            <input type="radio" name="game" value={g.slug} checked={chosen === g.slug}
+              onChange={() => setGame(g.slug)} />
+            <strong>{g.title}</strong>
+            <small>{players(g)}</small>
+            <small>{BLURBS[g.slug] ?? ""}</small>
+          </label>
+        ))}
+      </fieldset>
+      <label className="toggle">
+        <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
+        List the room publicly (otherwise only people with the code can join)
+      </label>
+      {error && <p className="error-msg" role="alert">{error}</p>}
+      <div className="btn-row">
+        <button type="submit" className="btn btn-primary" disabled={busy || !chosen}>
+          {busy ? "Creating…" : "Create room"}
+        </button>
+        {chosen && <Link href={`/rules/${chosen}`}>How to play</Link>}
+      </div>
+    </form>
+  );
+}
+
+function JoinByCode({ name }: { name: string }): ReactElement {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const clean = code.trim().toUpperCase();
+    if (!CODE_PATTERN.test(clean)) return setError("A room code has 6 letters and digits, like K7MPQ2.");
+    const problem = validName(name);
+    if (problem) return setError(problem);
+    saveName(name);
+    navigate(`/r/${clean}`);
+  };
+  return (
+    <form className="panel stack" onSubmit={submit} aria-labelledby="join-title">
+      <h2 id="join-title">Join with a code</h2>
+      <div className="join-form">
+        <label className="visually-hidden" htmlFor="join-code">Room code</label>
+        <input id="join-code" type="text" value={code} maxLength={6} placeholder="K7MPQ2"
+          autoComplete="off" spellCheck={false} onChange={(e) => setCode(e.target.value)} />
+        <button type="submit" className="btn btn-accent">Join</button>
+      </div>
+      {error && <p className="error-msg" role="alert">{error}</p>}
+    </form>
+  );
+}
+
+function PublicRooms({ titles }: { titles: Record<string, string> }): ReactElement {
+  const [rooms, setRooms] = useState<Room[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      fetchPublicRooms()
+        .then((list) => {
+          if (!live) return;
+          setRooms(list);
+          setError(null);
+        })
+        .catch((e: Error) => live && setError(e.message));
+    void load();
+    const timer = window.setInterval(load, 4000);
+    return () => {
+      live = false;
+      window.clearInterval(timer);
+    };
+  }, []);
+  return (
+    <section className="panel stack" aria-labelledby="rooms-title">
+      <h2 id="rooms-title">Open tables</h2>
+      {error && <p className="error-msg" role="alert">{error}</p>}
+      {rooms === null && !error && <p className="muted">Looking for tables…</p>}
+      {rooms?.length === 0 && <p className="muted">No public table is waiting right now. Host one!</p>}
+      {rooms && rooms.length > 0 && (
+        <ul className="room-list">
+          {rooms.map((room) => {
+            const host = room.seats[0]?.name ?? "Someone";
+            return (
+              <li key={room.id} className="room-item">
+                <div className="grow">
+                  <div className="room-title">{titles[room.game] ?? room.title ?? room.game}</div>
+                  <div className="muted">
+                    {host}’s table · {room.seats.length}/{room.max_players} seated
+                  </div>
+                </div>
+                <span className="code" aria-label={`code ${room.code.split("").join(" ")}`}>{room.code}</span>
+                <Link className="btn btn-small btn-primary" href={`/r/${room.code}`}
+                  aria-label={`Join ${host}’s ${room.title ?? room.game} table`}>Join</Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The home page: name, host a room, join by code, the public tables. */
+export function Home(): ReactElement {
+  const { data, error } = useGames();
+  const [name, setName] = useState(getName);
+  useTitle("");
+  const titles = Object.fromEntries((data?.games ?? []).map((g) => [g.slug, g.title]));
+  return (
+    <main className="page">
+      <section className="hero">
+        <div>
+          <h1>Pull up a chair.</h1>
+          <p>Host a table, share the code, and play Nine Locks, Slapjack, Poker 99 or Tic-Tac-Toe with
+            friends in their browsers. Add a bot or a hot-seat player when you are short of hands.</p>
+        </div>
+        <div className="hero-cards" aria-hidden="true">
+          <Card code="9H" style={{ left: "10%", transform: "rotate(-16deg)" }} />
+          <Card code="JS" style={{ left: "30%", transform: "rotate(-5deg)", top: 0 }} />
+          <Card code="QD" style={{ left: "50%", transform: "rotate(6deg)" }} />
+          <Card style={{ left: "70%", transform: "rotate(16deg)", top: 18 }} />
+        </div>
+      </section>
+      <div className="home-grid">
+        <div className="stack">
+          <div className="panel"><NameField name={name} setName={setName} /></div>
+          {error && <p className="error-msg" role="alert">Cannot load the games: {error}</p>}
+          {data && <CreateRoom games={data.games} name={name} />}
+        </div>
+        <div className="stack">
+          <JoinByCode name={name} />
+          <PublicRooms titles={titles} />
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,132 @@
+import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
+import { Chat } from "../components/Chat";
+import { forgetIdentity, getIdentity, getName, saveName, validName, type Identity } from "../lib/identity";
+import { Link, navigate } from "../lib/router";
+import { useRoom } from "../lib/useRoom";
+import { useTitle } from "../lib/useTitle";
+import { GameView } from "./GameView";
+import { Lobby } from "./Lobby";
+
+const CLOSED_REASONS: Record<string, string> = {
+  host_left: "The host closed the room.",
+  host_disconnected: "The host lost their connection, so the room was closed.",
+};
+
+function AskName({ code, onDone }: { code: string; onDone: (name: string, spectate: boolean) => void }): ReactElement {
+  const [name, setName] = useState(getName);
+  const [error, setError] = useState<string | null>(null);
+  const submit = (spectate: boolean) => (event?: FormEvent) => {
+    event?.preventDefault();
+    const problem = spectate ? null : validName(name);
+    if (problem) return setError(problem);
+    if (name.trim()) saveName(name);
+    onDone(name.trim(), spectate);
+  };
+  return (
+    <main className="page">
+      <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(false)}>
+        <h1>Join table <span className="code">{code}</span></h1>
+        <label className="field">
+          Your display name
+          <input type="text" value={name} maxLength={32} autoFocus autoComplete="nickname"
+            onChange={(e) => setName(e.target.value)} data-testid="join-name" />
+        </label>
+        {error && <p className="error-msg" role="alert">{error}</p>}
+        <div className="btn-row">
+          <button type="submit" className="btn btn-primary">Take a seat</button>
+          <button type="button" className="btn" onClick={() => submit(true)()}>Just watch</button>
+        </div>
+      </form>
+    </main>
+  );
+}
+
+function Problem({ title, text }: { title: string; text: string }): ReactElement {
+  return (
+    <main className="page">
+      <div className="panel stack" style={{ maxWidth: 520, margin: "2rem auto" }} role="alert">
+        <h1>{title}</h1>
+        <p>{text}</p>
+        <div className="btn-row"><Link href="/" className="btn btn-primary">Back to the lounge</Link></div>
+      </div>
+    </main>
+  );
+}
+
+/** A room: asks for a name if needed, joins, then shows the lobby or the table with the chat. */
+export function RoomPage({ code, spectate }: { code: string; spectate: boolean }): ReactElement {
+  const [identity, setIdentity] = useState<Identity | null>(null);
+  const [idError, setIdError] = useState<string | null>(null);
+  const [entry, setEntry] = useState<{ name: string; spectate: boolean } | null>(() => {
+    const known = getName();
+    return known || spectate ? { name: known, spectate } : null;
+  });
+
+  const loadIdentity = useCallback(() => {
+    getIdentity().then(setIdentity).catch((e: Error) => setIdError(e.message));
+  }, []);
+  useEffect(loadIdentity, [loadIdentity]);
+
+  const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false, entry !== null);
+  useTitle(model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
+
+  // A token the server no longer accepts (it restarted with a new key): get a new identity.
+  useEffect(() => {
+    if (model.fatal?.code === "unauthorized") {
+      forgetIdentity();
+      setIdentity(null);
+      loadIdentity();
+    }
+  }, [model.fatal, loadIdentity]);
+
+  const leave = async () => {
+    await actions.leave();
+    navigate("/");
+  };
+
+  if (!entry) return <AskName code={code} onDone={(name, watch) => setEntry({ name, spectate: watch })} />;
+  if (idError) return <Problem title="Cannot reach the lounge" text={idError} />;
+  if (model.closed) {
+    return <Problem title="This room was closed" text={CLOSED_REASONS[model.closed] ?? "The room is gone."} />;
+  }
+  if (model.fatal && model.fatal.code !== "unauthorized") {
+    const title = model.fatal.code === "not_found" ? "No such room" : "Cannot join this room";
+    return <Problem title={title} text={model.fatal.message} />;
+  }
+
+  const { room } = model;
+  const banner = model.status === "reconnecting" && (
+    <div className="banner banner-warn" role="status" data-testid="reconnecting">
+      <span className="spinner" aria-hidden="true" /> Connection lost: reconnecting…
+    </div>
+  );
+  if (!room || !identity) {
+    return (
+      <>
+        {banner}
+        <main className="page"><p className="muted" role="status">Joining table {code}…</p></main>
+      </>
+    );
+  }
+  const chat = (
+    <Chat messages={model.chat} me={identity.userId} disabled={model.status !== "online"}
+      send={(text) => actions.send("chat", { text })} />
+  );
+  return (
+    <>
+      {banner}
+      <main className="page">
+        {room.status === "waiting" ? (
+          <div className="room-layout">
+            <Lobby room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
+              send={actions.send} onLeave={() => void leave()} />
+            {chat}
+          </div>
+        ) : (
+          <GameView room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
+            states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import type { ReactElement } from "react";
+import { Markdown } from "../components/Markdown";
+import { Link } from "../lib/router";
+import { useGames } from "../lib/useGames";
+import { useTitle } from "../lib/useTitle";
+
+/** The rules of each game, as the server's rules text. */
+export function RulesPage({ slug }: { slug: string | null }): ReactElement {
+  const { data, error } = useGames();
+  const games = data?.games ?? [];
+  const game = games.find((g) => g.slug === slug) ?? (slug ? undefined : games[0]);
+  useTitle(game ? `Rules of ${game.title}` : "Rules");
+  return (
+    <main className="page">
+      <nav className="tabs" aria-label="Games">
+        {games.map((g) => (
+          <Link key={g.slug} href={`/rules/${g.slug}`}
+            className={`btn btn-small ${g.slug === game?.slug ? "btn-primary" : ""}`}
+            aria-current={g.slug === game?.slug ? "page" : undefined}>
+            {g.title}
+          </Link>
+        ))}
+      </nav>
+      <article className="panel">
+        {error && <p className="error-msg" role="alert">{error}</p>}
+        {!data && !error && <p className="muted">Loading the rules…</p>}
+        {data && !game && <p className="error-msg" role="alert">There is no game called “{slug}”.</p>}
+        {game && (
+          <>
+            <p className="muted">
+              {game.min_players === game.max_players
+                ? `${game.min_players} players`
+                : `${game.min_players} to ${game.max_players} players`}
+            </p>
+            <Markdown source={game.rules} />
+          </>
+        )}
+      </article>
+    </main>
+  );
+}

@@ -1,0 +1,135 @@
+"""Steps a person takes in the web client, written once for all the end-to-end tests."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+PHONE_VIEWPORT = {"width": 390, "height": 844}
+CODE = re.compile(r"/r/([A-Z0-9]{6})$")
+
+
+def shot(page: Page, folder: Path, name: str, full_page: bool = True) -> Path:
+    """Saves a screenshot of the page as `name`.png in `folder`."""
+    path = folder / f"{name}.png"
+    # Card animations are finished first, so each picture shows the table at rest.
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    return path
+
+
+def set_name(page: Page, name: str) -> None:
+    field = page.get_by_test_id("name-input")
+    field.fill(name)
+    field.blur()
+
+
+def host_room(page: Page, name: str, game_title: str, public: bool = True) -> str:
+    """Creates a room from the home page; returns its code."""
+    set_name(page, name)
+    page.locator("label.game-option", has_text=game_title).click()
+    expect(page.get_by_role("radio", name=re.compile(game_title))).to_be_checked()
+    public_box = page.get_by_role("checkbox", name=re.compile("List the room publicly"))
+    public_box.set_checked(public)
+    page.get_by_role("button", name="Create room").click()
+    page.wait_for_url(CODE)
+    code = page.get_by_test_id("room-code").inner_text().strip()
+    assert CODE.search(page.url).group(1) == code
+    return code
+
+
+def join_by_code(page: Page, name: str, code: str) -> None:
+    """Joins a room by typing its code on the home page."""
+    set_name(page, name)
+    page.get_by_label("Room code").fill(code.lower())
+    page.get_by_role("button", name="Join", exact=True).click()
+    page.wait_for_url(f"**/r/{code}")
+    expect(page.get_by_test_id("room-code")).to_have_text(code)
+
+
+def send_chat(page: Page, text: str) -> None:
+    page.get_by_role("textbox", name="Message").fill(text)
+    page.get_by_role("button", name="Send").click()
+    expect(page.get_by_role("textbox", name="Message")).to_have_value("")
+
+
+def table_version(page: Page) -> str | None:
+    table = page.get_by_test_id("table")
+    return table.get_attribute("data-version") if table.count() else None
+
+
+def has_result(page: Page) -> bool:
+    return page.get_by_test_id("result").count() > 0
+
+
+# What a player would press next, in order: the hot-seat curtain, a highlighted target, a
+# choice for the selected card, a playable card, the deck, a free cell, "Turn up a card".
+NEXT_ACTION_JS = """(allowCurtain) => {
+  if (document.querySelector('[data-testid=result]')) return null;
+  const order = [
+    allowCurtain ? '[data-testid=curtain] button' : null,
+    '.nl-pile button.is-target', '.choice-box .btn-accent', 'button.card-playable',
+    "button[aria-label^='Pick up a card']", '.ttt button.is-target', '[data-testid=turn-up]',
+  ];
+  for (const selector of order) {
+    const el = selector && document.querySelector(selector);
+    if (el && !el.disabled) { el.click(); return selector; }
+  }
+  return null;
+}"""
+
+
+def take_turn(page: Page, allow_curtain: bool = True) -> bool:
+    """Makes one step of a legal move through the page (in one round trip, to keep the suite
+    fast); True when it pressed something."""
+    return page.evaluate(NEXT_ACTION_JS, allow_curtain) is not None
+
+
+def play_some(pages: list[Page], actions: int) -> None:
+    """Takes up to `actions` steps across the pages (fewer if the game ends)."""
+    for _ in range(actions * 4):
+        if actions <= 0 or any(has_result(p) for p in pages):
+            return
+        for page in pages:
+            if take_turn(page):
+                actions -= 1
+        pages[0].wait_for_timeout(20)
+
+
+def play_until_result(
+    pages: list[Page], max_actions: int = 1500, max_seconds: float = 150.0
+) -> int:
+    """Takes turns on every page until each shows the result; returns how many clicks it took."""
+    actions = 0
+    deadline = time.monotonic() + max_seconds
+    while actions < max_actions and time.monotonic() < deadline:
+        if all(has_result(p) for p in pages):
+            return actions
+        moved = False
+        for page in pages:
+            if take_turn(page):
+                actions += 1
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(30)
+    raise AssertionError(f"no result after {actions} actions: {describe_pages(pages)}")
+
+
+PAGE_SUMMARY_JS = """() => {
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  return {
+    turn: document.querySelector('[data-testid=turn]')?.textContent,
+    version: document.querySelector('[data-testid=table]')?.dataset.version,
+    messages: all('.error-msg, [role=status]').map((e) => e.textContent),
+    hint: document.querySelector('.hint')?.textContent,
+    targets: all('.is-target').length,
+    playable: all('.card-playable').map((e) => e.getAttribute('aria-label')),
+  };
+}"""
+
+
+def describe_pages(pages: list[Page]) -> str:
+    """What each page shows: its turn line, version, messages and what it could press."""
+    return " | ".join(repr(page.evaluate(PAGE_SUMMARY_JS)) for page in pages)
