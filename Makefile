@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint unit demo clean frontend frontend-test chromium
+.PHONY: run test lint unit demo clean frontend frontend-test chromium postgres
 
 # The web client: npm packages when the lock file changes, a build when its sources change.
 FRONTEND := frontend
@@ -50,7 +50,13 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(VENV)/bin/pytest tests/rules
 
-test: $(STAMP) lint frontend-test $(DIST) chromium
+# The durable-store tests also run against PostgreSQL on 127.0.0.1:5432 (database `test`).
+postgres:
+	@pg_lsclusters -h 2>/dev/null | grep -q online || \
+		pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -1) main start || \
+		echo "PostgreSQL could not be started: its tests will be skipped"
+
+test: $(STAMP) lint frontend-test $(DIST) chromium postgres
 	$(VENV)/bin/pytest
 
 clean:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 
 from shared_rules import GAMES
@@ -23,6 +24,7 @@ def lounge_context():
 
 @api.before_request
 def limit_writes() -> None:
+    """Every write counts against the client address's REST rate limit."""
     writing = request.method in ("POST", "PUT", "PATCH", "DELETE")
     if writing and not lounge_context().rest_limiter.take(request.remote_addr or "?"):
         raise LoungeError("rate_limited", "Too many requests: try again in a minute")
@@ -38,6 +40,7 @@ def current_user() -> str:
 
 
 def json_body() -> dict:
+    """The request's JSON object; bad_request for anything else."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise LoungeError("bad_request", "The request body must be a JSON object")
@@ -45,12 +48,14 @@ def json_body() -> dict:
 
 
 @api.post("/session")
-def create_session():
+def create_session() -> ResponseReturnValue:
+    """A new identity: 201 with its user id and token."""
     return jsonify(lounge_context().signer.new_session()), 201
 
 
 @api.get("/games")
-def list_games():
+def list_games() -> ResponseReturnValue:
+    """Every game with its rules text, and the bot levels."""
     games = [{"slug": g.slug, "title": g.title, "min_players": g.min_players,
               "max_players": g.max_players, "rules": g.rules, "undoable": g.undoable}
              for g in GAMES.values()]
@@ -58,7 +63,8 @@ def list_games():
 
 
 @api.post("/rooms")
-def create_room():
+def create_room() -> ResponseReturnValue:
+    """Open a room hosted by the caller, who sits in seat 0."""
     user_id = current_user()
     try:
         data = CREATE_ROOM.load(json_body())
@@ -72,20 +78,23 @@ def create_room():
 
 
 @api.get("/rooms")
-def list_rooms():
+def list_rooms() -> ResponseReturnValue:
+    """Public rooms still waiting for players."""
     rooms = lounge_context().lounge.public_rooms()
     return jsonify({"rooms": [room.summary() for room in rooms]})
 
 
 @api.get("/rooms/<key>")
-def get_room(key: str):
+def get_room(key: str) -> ResponseReturnValue:
+    """One room by its code (any case) or its id."""
     room = lounge_context().lounge.find(key[:64])
     with room.lock:
         return jsonify(room.summary())
 
 
 @api.get("/health")
-def health():
+def health() -> ResponseReturnValue:
+    """Liveness and a few counts."""
     ctx = lounge_context()
     return jsonify({"status": "ok", "rooms": ctx.lounge.store.count(),
                     "connections": len(ctx.sockets.connections),
@@ -93,12 +102,13 @@ def health():
 
 
 @api.get("/openapi.json")
-def openapi():
+def openapi() -> ResponseReturnValue:
+    """The OpenAPI document of this API."""
     return jsonify(openapi_document())
 
 
 @api.get("/debug/rooms/<key>/match")
-def debug_match(key: str):
+def debug_match(key: str) -> ResponseReturnValue:
     """The full match, seed and log included: for tests only, off unless configured."""
     ctx = lounge_context()
     if not ctx.config.LOUNGE_DEBUG_MATCHES:
@@ -111,5 +121,6 @@ def debug_match(key: str):
 
 
 @api.route("/<path:anything>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
-def unknown(anything: str):
+def unknown(anything: str) -> ResponseReturnValue:
+    """Any other /api path: a JSON not_found."""
     raise LoungeError("not_found", f"There is no API endpoint /api/{anything[:60]}")

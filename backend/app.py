@@ -11,11 +11,12 @@ from flask_socketio import SocketIO
 from .api import api
 from .auth import TokenSigner
 from .config import Config, from_env
+from .db import Runtime, open_store, recover
 from .errors import register_error_handlers
+from .history import history
 from .ratelimit import KeyedLimiter
 from .rooms import Lounge
 from .sockets import LoungeSockets
-from .store import MemoryRoomStore
 from .web import web
 from .wire import TextPacket
 
@@ -36,6 +37,7 @@ def origin_check(allowed: tuple[str, ...]):
     """Socket.IO origin check: the configured origins, plus the server's own origin."""
 
     def check(origin: str | None, environ: dict | None = None) -> bool:
+        """Whether a Socket.IO connection from ``origin`` is allowed."""
         if origin is None or origin in allowed or "*" in allowed:
             return True
         environ = environ or {}
@@ -58,13 +60,17 @@ def create_app(config: Config | None = None) -> Flask:
         app, async_mode=config.ASYNC_MODE, cors_allowed_origins=origin_check(config.CORS_ORIGINS),
         max_http_buffer_size=config.MAX_MESSAGE_BYTES, logger=False, engineio_logger=False,
         serializer=TextPacket, manage_session=False, async_handlers=False)
-    lounge = Lounge(MemoryRoomStore(), hard_seconds=config.BOT_HARD_SECONDS)
+    store = open_store(config, app.instance_path,
+                       Runtime.of_socketio(socketio, config.ASYNC_MODE))
+    lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)
     signer = TokenSigner(config.SECRET_KEY, config.TOKEN_MAX_AGE_SECONDS)
     sockets = LoungeSockets(socketio, lounge, signer, config)
     sockets.register()
+    recover(sockets)
     per_minute = config.REST_RATE_PER_MINUTE
     limiter = KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
     app.extensions["lounge"] = LoungeContext(config, lounge, signer, socketio, sockets, limiter)
+    app.register_blueprint(history)
     app.register_blueprint(api)
     app.register_blueprint(web)
     register_error_handlers(app)

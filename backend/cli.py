@@ -16,10 +16,12 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("backend.serve", "run the game server"),
     "simulate": ("backend.simulate", "play bot-only games and print win rates"),
     "play": ("backend.terminal.app", "play in a room from this terminal"),
+    "db": ("backend.db.cli", "bring the database's schema up to date, or inspect it"),
 }
 
 
 def top_parser() -> argparse.ArgumentParser:
+    """The parser of ``lounge COMMAND ...``: the command, and the rest for it."""
     lines = "\n".join(f"  {name:<10} {help_}" for name, (_, help_) in SUBCOMMANDS.items())
     parser = argparse.ArgumentParser(
         prog="lounge", description="Gaming Lounge", epilog=f"commands:\n{lines}",

@@ -35,6 +35,11 @@ class Config:
     REST_RATE_PER_MINUTE: float = 120.0
     TOKEN_MAX_AGE_SECONDS: int = 30 * 24 * 3600
     LOUNGE_DEBUG_MATCHES: bool = False
+    DATABASE_URL: str = ""  # empty: an SQLite file in the instance folder; "memory": none
+    DATABASE_FSYNC: bool = False  # also wait for the disk: survive a power cut, not only a crash
+    ABANDONED_ROOM_SECONDS: float = 6 * 3600.0
+    MATCH_RETENTION_DAYS: float = 30.0
+    HOUSEKEEPING_SECONDS: float = 600.0
 
     def __post_init__(self) -> None:
         if self.ASYNC_MODE not in ASYNC_MODES:
@@ -43,9 +48,12 @@ class Config:
             raise ValueError("PORT must be between 1 and 65535")
         for name in ("HOST_GRACE_SECONDS", "PLAYER_GRACE_SECONDS", "UNCLAIMED_ROOM_SECONDS",
                      "BOT_DELAY_SECONDS",
-                     "BOT_SLAP_DELAY_SECONDS", "BOT_HARD_SECONDS"):
+                     "BOT_SLAP_DELAY_SECONDS", "BOT_HARD_SECONDS", "ABANDONED_ROOM_SECONDS",
+                     "MATCH_RETENTION_DAYS"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} cannot be negative")
+        if self.HOUSEKEEPING_SECONDS <= 0:
+            raise ValueError("HOUSEKEEPING_SECONDS must be positive")
 
     def with_overrides(self, **changes: object) -> Config:
         """A copy with some settings changed."""

@@ -39,17 +39,21 @@ class LoungeError(Exception):
 
     @property
     def status(self) -> int:
+        """The HTTP status of this error's code."""
         return STATUS[self.code]
 
     def body(self) -> dict:
+        """The JSON body of this error."""
         return error_body(self.code, self.message)
 
 
 def error_body(code: str, message: str) -> dict:
+    """The JSON body of an error."""
     return {"error": {"code": code, "message": message}}
 
 
 def error_response(code: str, message: str) -> tuple[Response, int]:
+    """A Flask response for an error code, with its HTTP status."""
     return jsonify(error_body(code, message)), STATUS.get(code, 500)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from .history import OPENAPI_PATHS as HISTORY_PATHS
+
 
 def _ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
@@ -82,6 +84,7 @@ def openapi_document() -> dict:
                 "The server is up")}}},
         "/api/openapi.json": {"get": {"summary": "This document", "responses": {
             "200": {"description": "OpenAPI 3 document"}}}},
+        **HISTORY_PATHS,
     }
     return {
         "openapi": "3.0.3",

@@ -38,6 +38,7 @@ class KeyedLimiter:
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def take(self, key: str) -> bool:
+        """Whether one more event from ``key`` is allowed now."""
         bucket = self._buckets.pop(key, None) or TokenBucket(self.rate, self.burst)
         self._buckets[key] = bucket
         while len(self._buckets) > self.max_keys:

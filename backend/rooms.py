@@ -25,10 +25,12 @@ WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
 
 def now_ms() -> int:
+    """Unix time in milliseconds."""
     return int(time.time() * 1000)
 
 
 def new_code() -> str:
+    """A random join code."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
@@ -67,6 +69,7 @@ class Room:
 
     @property
     def host(self) -> str:
+        """The host's user id, which is also the room's id."""
         return self.id
 
     # -- reading -----------------------------------------------------------------------------
@@ -77,9 +80,11 @@ class Room:
                 if s.user_id == user_id and s.kind != "bot" and not s.left]
 
     def is_connected(self, user_id: str | None) -> bool:
+        """Whether the user has a live connection in this room."""
         return user_id is not None and user_id in self.connections.values()
 
     def member_name(self, user_id: str) -> str:
+        """The name the user goes by here: their seat's, or their spectator name."""
         for seat in self.seats:
             if seat.user_id == user_id and seat.kind == "human":
                 return seat.name
@@ -207,6 +212,7 @@ class Room:
     # -- the host's lobby actions ------------------------------------------------------------
 
     def set_ready(self, user_id: str, ready: bool) -> None:
+        """Mark the user's own seat ready or not (before the start)."""
         self._check_status(WAITING, "You can only get ready before the game starts")
         own = [i for i in self.seats_of(user_id) if self.seats[i].kind == "human"]
         if not own:
@@ -214,6 +220,7 @@ class Room:
         self.seats[own[0]].ready = ready
 
     def add_bot(self, user_id: str, level: str) -> int:
+        """The host adds a bot seat at ``level``; its seat number."""
         self._check_host(user_id)
         if level not in LEVELS:
             raise LoungeError("bad_request",
@@ -221,6 +228,7 @@ class Room:
         return self._add_seat(Seat("bot", f"Bot ({level})", None, level=level, ready=True))
 
     def add_local(self, user_id: str, name: str) -> int:
+        """The host adds a hot-seat player that the host's connection plays; its seat."""
         self._check_host(user_id)
         return self._add_seat(Seat("local", name, user_id, ready=True))
 
@@ -233,6 +241,7 @@ class Room:
         return len(self.seats) - 1
 
     def remove_seat(self, user_id: str, index: int) -> None:
+        """The host frees a seat before the start; a removed human spectates."""
         self._check_host(user_id)
         self._check_status(WAITING, "Seats can only be removed before the game starts")
         if index == 0:
@@ -244,6 +253,7 @@ class Room:
             self.spectators[seat.user_id] = seat.name
 
     def start(self, user_id: str, seed: int | str | None = None) -> None:
+        """The host starts the game: enough seats, every human ready."""
         self._check_host(user_id)
         self._check_status(WAITING, "The game has already started")
         self._check_enough()
@@ -253,6 +263,7 @@ class Room:
         self._begin(seed)
 
     def rematch(self, user_id: str, seed: int | str | None = None) -> None:
+        """The host starts a new game after the end, with the seats still there."""
         self._check_host(user_id)
         self._check_status(FINISHED, "A rematch can only start when the game is over")
         kept = [s for s in self.seats if not s.left]
@@ -294,6 +305,7 @@ class Room:
         return self.match.version
 
     def undo(self, user_id: str, seat: int | None = None) -> int:
+        """Take back the user's last move (where the game allows it); the new version."""
         index = self._acting_seat(user_id, seat, for_undo=True)
         try:
             self.match = self.match.undo(index)
@@ -347,6 +359,7 @@ class Lounge:
         self._create_lock = threading.Lock()
 
     def create_room(self, host_id: str, slug: str, host_name: str, public: bool) -> Room:
+        """Open a room keyed by its host's id; already_hosting if one is still open."""
         game = GAMES.get(slug)
         if game is None:
             raise LoungeError("bad_request", f"There is no game called {slug!r}")
@@ -375,18 +388,21 @@ class Lounge:
         return room
 
     def public_rooms(self, limit: int = 100) -> list[Room]:
+        """Public rooms still waiting for players, newest first."""
         rooms = [r for r in self.store.rooms()
                  if r.public and r.status == WAITING and not r.closed]
         rooms.sort(key=lambda r: r.created, reverse=True)
         return rooms[:limit]
 
     def close(self, room: Room) -> None:
+        """Close a room for good: it and its code are gone from the store."""
         room.closed = True
         room.connections.clear()
         if self.store.get(room.id) is room:
             self.store.delete(room.id)
 
     def chat(self, room: Room, user_id: str, text: str) -> dict:
+        """Add a chat message from the user; the message as sent to the room."""
         room.chat_seq += 1
         message = {"id": room.chat_seq, "user_id": user_id, "name": room.member_name(user_id),
                    "text": text, "ts": now_ms()}
@@ -394,4 +410,5 @@ class Lounge:
         return message
 
     def chat_history(self, room: Room) -> list[dict]:
+        """The room's last chat messages, oldest first."""
         return self.store.chat_history(room.id)

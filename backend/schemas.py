@@ -5,6 +5,7 @@ Unknown fields are refused (marshmallow's default), so no payload can smuggle in
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -16,10 +17,18 @@ ARG_INT_LIMIT = 10**9
 
 
 class Trimmed(fields.String):
-    """A string with surrounding whitespace removed before it is validated."""
+    """Plain text: control characters removed (``keep`` names the ones allowed, e.g. a chat
+    message's line breaks), then surrounding whitespace, before it is validated."""
+
+    def __init__(self, keep: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.keep = keep
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        return super()._deserialize(value, attr, data, **kwargs).strip()
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not text.isprintable():
+            text = "".join(c for c in text if c in self.keep or unicodedata.category(c) != "Cc")
+        return text.strip()
 
 
 class StrictInt(fields.Integer):
@@ -77,7 +86,7 @@ class JoinSchema(Schema):
 
 
 class ChatSchema(Schema):
-    text = Trimmed(required=True, validate=CHAT_LENGTH)
+    text = Trimmed(required=True, validate=CHAT_LENGTH, keep="\n")
 
 
 class ReadySchema(Schema):

@@ -51,7 +51,7 @@ class Tally:
     draws: int = 0
     losses: int = 0
     seconds: float = 0.0  # time spent choosing moves
-    choices: int = 0
+    choices: int = 0  # moves chosen (a Slapjack bot that waits chooses none)
 
 
 @dataclass
@@ -117,7 +117,7 @@ def make_bots(slug: str, levels: list[str], seed: int, game_index: int,
 
 
 def next_action(match: Match, by_seat: dict[int, Bot], rand: random.Random,
-                clock: list[float]) -> tuple[int, dict] | None:
+                clock: list[float], chosen: list[int]) -> tuple[int, dict] | None:
     """Who acts next and how. In turn-based games the seat whose turn it is; when anyone may
     act (Slapjack), each seat that may act is asked in a random order and the first bot that
     does not choose to wait acts."""
@@ -131,14 +131,16 @@ def next_action(match: Match, by_seat: dict[int, Bot], rand: random.Random,
         started = time.perf_counter()
         move = by_seat[seat].choose(match.view(seat), legal)
         clock[seat] += time.perf_counter() - started
+        chosen[seat] += 1
         if move is not None:
             return seat, move
     return None
 
 
 def play_game(slug: str, levels: list[str], seed: int, game_index: int,
-              budget: Budget) -> tuple[Match, list[int], list[float], int]:
-    """One bot-only game: the final match, each bot's seat, time spent and choices per bot."""
+              budget: Budget) -> tuple[Match, list[int], list[float], list[int]]:
+    """One bot-only game: the final match, and by bot its seat, time spent choosing and the
+    number of choices."""
     n = len(levels)
     bots = make_bots(slug, levels, seed, game_index, budget)
     seats = [seat_of(b, game_index, n) for b in range(n)]
@@ -146,17 +148,17 @@ def play_game(slug: str, levels: list[str], seed: int, game_index: int,
     rand = random.Random(seed_state(f"{seed}:{game_index}:order"))
     match = new_match(slug, n, f"{seed}:{game_index}")
     clock = [0.0] * n
-    choices = 0
+    chosen = [0] * n
     for _ in range(MAX_ACTIONS):
         if match.result is not None:
             break
-        action = next_action(match, by_seat, rand, clock)
+        action = next_action(match, by_seat, rand, clock, chosen)
         if action is None:
             break
         seat, move = action
         match = match.apply(seat, move["move"], *move["args"])
-        choices += 1
-    return match, seats, [clock[seats[b]] for b in range(n)], choices
+    return (match, seats, [clock[seats[b]] for b in range(n)],
+            [chosen[seats[b]] for b in range(n)])
 
 
 def simulate(slug: str, levels: list[str], games: int, seed: int, budget: Budget,
@@ -178,7 +180,7 @@ def simulate(slug: str, levels: list[str], games: int, seed: int, budget: Budget
 
 
 def record(summary: Summary, match: Match, seats: list[int], seconds: list[float],
-           choices: int) -> None:
+           choices: list[int]) -> None:
     summary.games += 1
     summary.moves.append(match.version)
     result = match.result
@@ -188,7 +190,7 @@ def record(summary: Summary, match: Match, seats: list[int], seconds: list[float
         summary.draws += 1
     for b, tally in enumerate(summary.tallies):
         tally.seconds += seconds[b]
-        tally.choices += choices
+        tally.choices += choices[b]
         if result is not None and result.get("winner") == seats[b]:
             tally.wins += 1
         elif result is not None and "winner" not in result:
@@ -210,13 +212,14 @@ def format_summary(summary: Summary) -> str:
     if "hard" in summary.levels and not game.real_time:  # a real-time game's hard bot reacts
         head += f"; hard searches {summary.budget.describe()}"
     lines = [head, "",
-             "| bot | wins | draws | losses | win rate | 95% CI |",
-             "|---|---:|---:|---:|---:|---|"]
+             "| bot | wins | draws | losses | win rate | 95% CI | ms per choice |",
+             "|---|---:|---:|---:|---:|---|---:|"]
     for t in summary.tallies:
         lo, hi = wilson(t.wins, n)
         rate = percent(t.wins / n) if n else "-"
+        per_choice = f"{1000 * t.seconds / t.choices:.1f}" if t.choices else "-"
         lines.append(f"| {t.label} | {t.wins} | {t.draws} | {t.losses} | {rate} | "
-                     f"{percent(lo)} – {percent(hi)} |")
+                     f"{percent(lo)} – {percent(hi)} | {per_choice} |")
     moves = summary.moves or [0]
     rate = n / summary.elapsed if summary.elapsed > 0 else 0.0
     lines += ["", f"draws: {summary.draws} ({percent(summary.draws / n) if n else '-'}); "

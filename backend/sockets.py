@@ -10,10 +10,9 @@ cost more than the rest of a move put together.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import count
 
 from flask_socketio import SocketIO
@@ -27,7 +26,7 @@ from .errors import LoungeError, error_body, validation_message
 from .ratelimit import TokenBucket
 from .rooms import Lounge, Room
 from .schemas import SOCKET_SCHEMAS
-from .wire import MALFORMED
+from .wire import MALFORMED, OrjsonCodec
 
 log = logging.getLogger(__name__)
 Handler = Callable[["Connection", dict], dict | None]
@@ -41,14 +40,15 @@ class Connection:
     user_id: str
     bucket: TokenBucket
     room_id: str | None = None
-    extra: dict = field(default_factory=dict)
 
 
 def channel(room: Room) -> str:
+    """The Socket.IO room of a lounge room (for room, chat and closed events)."""
     return f"room:{room.id}"
 
 
 def failure(code: str, message: str) -> dict:
+    """An error acknowledgement."""
     return {"ok": False, **error_body(code, message)}
 
 
@@ -70,6 +70,7 @@ class LoungeSockets:
     # -- registration ------------------------------------------------------------------------
 
     def register(self) -> None:
+        """Attach every handler to the Socket.IO server."""
         sio = self.server
         sio.on("connect", self.on_connect)
         sio.on("disconnect", self.on_disconnect)
@@ -124,13 +125,14 @@ class LoungeSockets:
     @staticmethod
     def _size(data: dict) -> int:
         try:
-            return len(json.dumps(data, separators=(",", ":")))
-        except (TypeError, ValueError):
+            return len(OrjsonCodec.dumps(data))
+        except TypeError:
             raise LoungeError("bad_request", "The payload must be plain JSON") from None
 
     # -- connecting --------------------------------------------------------------------------
 
     def on_connect(self, sid: str, environ: dict, auth: object = None) -> bool:
+        """Accept a connection only with a valid token."""
         token = auth.get("token") if isinstance(auth, dict) else None
         user_id = self.signer.user_id(token)
         if user_id is None:
@@ -141,6 +143,7 @@ class LoungeSockets:
         return True
 
     def on_disconnect(self, sid: str, reason: object = None) -> None:
+        """Forget the connection; a player with no connection left gets a grace period."""
         conn = self.connections.pop(sid, None)
         if conn is None or conn.room_id is None:
             return
@@ -156,6 +159,10 @@ class LoungeSockets:
             self.send_room(room)
 
     def on_unknown(self, event: str, sid: str, *args: object) -> dict:
+        """Any event the lounge does not know (or could not parse)."""
+        conn = self.connections.get(sid)
+        if conn is not None and not conn.bucket.take():
+            return failure("rate_limited", "Slow down: too many messages")
         if event == MALFORMED:
             return failure("bad_request", "That message is not valid JSON")
         return failure("unknown_event", f"There is no event {str(event)[:40]!r}")
@@ -163,15 +170,23 @@ class LoungeSockets:
     # -- sending -----------------------------------------------------------------------------
 
     def send_room(self, room: Room) -> None:
+        """The room object to everyone in the room."""
+        self.lounge.store.save(room)  # write before telling: see publish
         self.server.emit("room", room.summary(), to=channel(room))
 
     def send_states(self, room: Room, only: str | None = None) -> None:
+        """Each connection's own states (or only one connection's)."""
         for sid, state in room.deliveries(only):
             self.server.emit("state", state, to=sid)
 
     def publish(self, room: Room, status_before: str) -> None:
         """After a change to the match: states to every connection, the room if its status
-        changed, and the bots' next decisions. Called with the room's lock held."""
+        changed, and the bots' next decisions. Called with the room's lock held.
+
+        Write before telling: the store saves the change (a durable store returns once it is
+        committed) before anyone hears of it; if it cannot, the room goes back as it was and
+        the error reaches the caller instead."""
+        self.lounge.store.save(room)
         self.send_states(room)
         if room.status != status_before:
             self.send_room(room)
@@ -197,6 +212,15 @@ class LoungeSockets:
             host = user_id == room.host
             delay = self.config.HOST_GRACE_SECONDS if host else self.config.PLAYER_GRACE_SECONDS
         self.socketio.start_background_task(self._grace, room, user_id, mark, delay)
+
+    def resume(self, room: Room) -> None:
+        """A room rebuilt after a restart: nobody is connected yet, so every seated player's
+        grace period starts now (not when they went away), and its bots play on."""
+        users = {room.host} | {s.user_id for s in room.seats
+                               if s.kind == "human" and not s.left and s.user_id}
+        for user_id in users:
+            self._start_grace(room, user_id)
+        self.bots.schedule(room)
 
     def watch_unclaimed(self, room: Room) -> None:
         """A room whose host never connects closes after UNCLAIMED_ROOM_SECONDS."""
@@ -231,6 +255,7 @@ class LoungeSockets:
         return room
 
     def join(self, conn: Connection, data: dict) -> dict:
+        """Enter a room: seats back, a new seat, or a spectator place."""
         room = self.lounge.find(data["room"])
         if conn.room_id is not None and conn.room_id != room.id:
             raise LoungeError("already_in_room", "Leave your current room before joining another")
@@ -244,6 +269,7 @@ class LoungeSockets:
             return {"room": room.summary(), **result, "chat": self.lounge.chat_history(room)}
 
     def leave(self, conn: Connection, data: dict) -> None:
+        """Leave for good; the host leaving closes the room."""
         room = self._room(conn)
         with room.lock:
             status = room.status
@@ -261,6 +287,7 @@ class LoungeSockets:
                 self.publish(room, status)
 
     def chat(self, conn: Connection, data: dict) -> dict:
+        """A chat message to everyone in the room."""
         room = self._room(conn)
         with room.lock:
             message = self.lounge.chat(room, conn.user_id, data["text"])
@@ -268,15 +295,19 @@ class LoungeSockets:
         return {"id": message["id"]}
 
     def ready(self, conn: Connection, data: dict) -> None:
+        """Mark your seat ready or not."""
         self._lobby(conn, lambda room: room.set_ready(conn.user_id, data["ready"]))
 
     def add_bot(self, conn: Connection, data: dict) -> dict:
+        """Host only: a bot seat."""
         return {"seat": self._lobby(conn, lambda room: room.add_bot(conn.user_id, data["level"]))}
 
     def add_local(self, conn: Connection, data: dict) -> dict:
+        """Host only: a hot-seat player."""
         return {"seat": self._lobby(conn, lambda room: room.add_local(conn.user_id, data["name"]))}
 
     def remove_seat(self, conn: Connection, data: dict) -> None:
+        """Host only: free a seat before the start."""
         self._lobby(conn, lambda room: room.remove_seat(conn.user_id, data["seat"]))
 
     def _lobby(self, conn: Connection, action: Callable[[Room], object]) -> object:
@@ -288,9 +319,11 @@ class LoungeSockets:
         return result
 
     def start(self, conn: Connection, data: dict) -> None:
+        """Host only: start the game."""
         self._begin(conn, lambda room: room.start(conn.user_id))
 
     def rematch(self, conn: Connection, data: dict) -> None:
+        """Host only: a new game with the same seats."""
         self._begin(conn, lambda room: room.rematch(conn.user_id))
 
     def _begin(self, conn: Connection, action: Callable[[Room], None]) -> None:
@@ -301,6 +334,7 @@ class LoungeSockets:
             self.publish(room, room.status)
 
     def move(self, conn: Connection, data: dict) -> dict:
+        """A move for one of your seats."""
         room = self._room(conn)
         with room.lock:
             status = room.status
@@ -309,6 +343,7 @@ class LoungeSockets:
         return {"version": version}
 
     def undo(self, conn: Connection, data: dict) -> dict:
+        """Take back your last move."""
         room = self._room(conn)
         with room.lock:
             status = room.status

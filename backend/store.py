@@ -23,7 +23,9 @@ class RoomStore(Protocol):
 
     def by_code(self, code: str) -> Room | None: ...
 
-    def save(self, room: Room) -> None: ...
+    def save(self, room: Room) -> None:
+        """Keep the room as it is now; a durable store returns once that is committed."""
+        ...
 
     def delete(self, room_id: str) -> None: ...
 
@@ -46,32 +48,42 @@ class MemoryRoomStore:
         self._history = history
 
     def get(self, room_id: str) -> Room | None:
+        """A room by its id."""
         return self._rooms.get(room_id)
 
     def by_code(self, code: str) -> Room | None:
+        """A room by its join code (any case)."""
         room_id = self._codes.get(code.upper())
         return None if room_id is None else self._rooms.get(room_id)
 
     def save(self, room: Room) -> None:
+        """Store a new or changed room."""
+        if room.closed:
+            return  # a late message about a closed room must not bring it back
         self._rooms[room.id] = room
         self._codes[room.code] = room.id
 
     def delete(self, room_id: str) -> None:
+        """Forget a room, its code and its chat."""
         room = self._rooms.pop(room_id, None)
         if room is not None and self._codes.get(room.code) == room_id:
             del self._codes[room.code]
         self._chat.pop(room_id, None)
 
     def rooms(self) -> Iterator[Room]:
+        """Every stored room."""
         return iter(list(self._rooms.values()))
 
     def count(self) -> int:
+        """How many rooms are stored."""
         return len(self._rooms)
 
     def append_chat(self, room_id: str, message: dict) -> None:
+        """Add a message to a room's chat history."""
         if room_id not in self._rooms:
             raise KeyError(room_id)
         self._chat.setdefault(room_id, deque(maxlen=self._history)).append(message)
 
     def chat_history(self, room_id: str) -> list[dict]:
+        """A room's last messages, oldest first."""
         return list(self._chat.get(room_id, ()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, current_app, send_from_directory
+from flask.typing import ResponseReturnValue
 
 from .errors import LoungeError
 
@@ -20,12 +21,15 @@ Build it with <code>npm run build</code> in <code>frontend/</code>.</p>
 
 
 def dist_folder() -> Path:
+    """Where the built web client is."""
     return Path(current_app.extensions["lounge"].config.FRONTEND_DIST)
 
 
 @web.get("/")
 @web.get("/<path:path>")
-def spa(path: str = ""):
+def spa(path: str = "") -> ResponseReturnValue:
+    """A file of the built client, index.html for client-side routes, or a note that it is not
+    built."""
     if path.startswith(("api/", "socket.io")):
         raise LoungeError("not_found", "There is no such page")
     dist = dist_folder()

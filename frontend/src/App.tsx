@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { Link, useRoute } from "./lib/router";
 import { Home } from "./screens/Home";
+import { ReplayPage, RoomReplaysPage } from "./screens/ReplayPage";
 import { RoomPage } from "./screens/RoomPage";
 import { RulesPage } from "./screens/RulesPage";
 
@@ -32,6 +33,8 @@ export function App(): ReactElement {
       {route.name === "home" && <Home />}
       {route.name === "room" && <RoomPage key={route.code} code={route.code} spectate={route.spectate} />}
       {route.name === "rules" && <RulesPage slug={route.slug} />}
+      {route.name === "replay" && <ReplayPage key={route.id} id={route.id} />}
+      {route.name === "replays" && <RoomReplaysPage key={route.room} roomId={route.room} />}
       {route.name === "missing" && (
         <main className="page">
           <div className="panel">

@@ -7,7 +7,11 @@ import pytest
 
 from shared_rules import GAMES, from_view, new_match
 from shared_rules.bots import LEVELS, make_bot
-from shared_rules.bots.mcts import MctsBot, rewards
+from shared_rules.bots.mcts import MctsBot, Node, clearly_better, rewards
+from shared_rules.bots.sharp import Poker99SharpBot
+from shared_rules.games.slapjack import slap_reason
+
+from .helpers import position
 
 FAST = 300  # iterations per move: enough for Tic-Tac-Toe, quick for the test suite
 
@@ -173,3 +177,70 @@ def test_rewards_per_seat():
     assert rewards({"winner": 2}, 4) == [0.0, 0.0, 1.0, 0.0]
     assert rewards({"draw": True}, 2) == [0.5, 0.5]
     assert rewards(None, 3) == [pytest.approx(1 / 3)] * 3
+
+
+@pytest.mark.parametrize("slug", [slug for slug in SAMPLED if slug != "tic-tac-toe"])
+def test_hard_level_with_its_playouts_returns_legal_moves(slug):
+    """The ``hard`` level as hosts get it: guided playouts cut short, and a rule of thumb."""
+    rand = random.Random(4)
+    n = GAMES[slug].min_players
+    bots = {s: make_bot(slug, "hard", s, seconds=None, iterations=6) for s in range(n)}
+    match = new_match(slug, n, 4)
+    for _ in range(30):
+        if match.result is not None:
+            break
+        seat = match.active_seats[0]
+        legal = match.legal_moves(seat)
+        move = bots[seat].choose(match.view(seat), legal) if rand.random() < 0.5 else (
+            rand.choice(legal))
+        assert move in legal
+        match = match.apply(seat, move["move"], *move["args"])
+
+
+def node(visits: int, reward: float) -> Node:
+    out = Node(None)
+    out.visits, out.reward = visits, reward
+    return out
+
+
+def test_search_overrules_the_rule_of_thumb_only_when_clearly_better():
+    assert clearly_better(node(400, 300), node(400, 200))  # 0.75 against 0.5, many visits
+    assert not clearly_better(node(4, 3), node(4, 2))  # the same means, too few visits
+    assert not clearly_better(node(400, 200), node(400, 300))
+    assert not clearly_better(node(40, 21), node(40, 20))  # a hair better is not enough
+
+
+def test_slapjack_hard_never_slaps_wrongly():
+    bots = [make_bot("slapjack", "hard", seat) for seat in range(3)]
+    match = new_match("slapjack", 3, 6)
+    rand = random.Random(6)
+    slaps = 0
+    for _ in range(600):
+        if match.result is not None:
+            break
+        seats = match.active_seats
+        rand.shuffle(seats)
+        acted = False
+        for seat in seats:
+            view = match.view(seat)
+            move = bots[seat].choose(view, match.legal_moves(seat))
+            if move is None:
+                continue
+            if move["move"] == "slap":
+                slaps += 1
+                assert slap_reason(view["pile"]) is not None and not view["pile_slapped"]
+            match = match.apply(seat, move["move"], *move["args"])
+            acted = True
+            break
+        assert acted
+    assert slaps > 0
+
+
+def test_poker99_sharp_rule_sheds_the_highest_number_card():
+    match = new_match("poker99", 2, 3)
+    hand = ["2H", "8C", "KS", "6D", "JH"]
+    G = dict(match.G, hands=[hand, match.G["hands"][1]], total=80)
+    match = position(match, G)
+    view, legal = match.view(0), match.legal_moves(0)
+    assert Poker99SharpBot(1).choose(view, legal)["args"] == ["8C"]
+    assert make_bot("poker99", "normal", 1).choose(view, legal)["args"] == ["2H"]

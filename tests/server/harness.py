@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +40,9 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         environ = {**os.environ, "SECRET_KEY": "test-secret", **{k: str(v) for k, v in env.items()}}
+        if "DATABASE_URL" not in env:  # a database of its own, never a shared or real one
+            self.db_folder = tempfile.TemporaryDirectory(prefix="lounge-")
+            environ["DATABASE_URL"] = f"sqlite:///{self.db_folder.name}/lounge.db"
         command = [str(LOUNGE) if LOUNGE.exists() else sys.executable, "serve",
                    "--host", "127.0.0.1", "--port", str(self.port), "--async-mode", mode]
         if not LOUNGE.exists():

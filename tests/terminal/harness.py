@@ -40,7 +40,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
-        environ = {**os.environ, "SECRET_KEY": "terminal-tests",
+        environ = {**os.environ, "SECRET_KEY": "terminal-tests", "DATABASE_URL": "memory",
                    **{k: str(v) for k, v in env.items()}}
         self.process = subprocess.Popen(
             [*LOUNGE, "serve", "--host", "127.0.0.1", "--port", str(self.port)],

@@ -1,10 +1,12 @@
-// A tiny router over the History API: "/", "/r/CODE", "/rules/SLUG".
+// A tiny router over the History API: "/", "/r/CODE", "/rules/SLUG", "/replay/ID", "/replays/ROOM".
 import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactElement } from "react";
 
 export type Route =
   | { name: "home" }
   | { name: "room"; code: string; spectate: boolean }
   | { name: "rules"; slug: string | null }
+  | { name: "replay"; id: string }
+  | { name: "replays"; room: string }
   | { name: "missing"; path: string };
 
 /** Reads a route from a location's path and query. */
@@ -17,6 +19,10 @@ export function parseRoute(pathname: string, search = ""): Route {
     return { name: "room", code: room[1].toUpperCase(), spectate };
   }
   if (path === "/rules") return { name: "rules", slug: null };
+  const replay = /^\/replay\/([0-9a-f]{16})$/.exec(path);
+  if (replay) return { name: "replay", id: replay[1] };
+  const replays = /^\/replays\/([0-9a-f-]{1,64})$/.exec(path);
+  if (replays) return { name: "replays", room: replays[1] };
   const rules = /^\/rules\/([a-z0-9-]{1,40})$/.exec(path);
   if (rules) return { name: "rules", slug: rules[1] };
   return { name: "missing", path };

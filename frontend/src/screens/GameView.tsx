@@ -66,6 +66,7 @@ function ResultBox({ state, room, mySeats, isHost, onRematch, onLeave }: {
           <span className="muted">Waiting for the host to start a rematch…</span>
         )}
         <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
+        <a className="btn" href={`/replays/${room.id}`} target="_blank" rel="noopener">Watch again</a>
       </div>
     </div>
   );

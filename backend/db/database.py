@@ -1,0 +1,116 @@
+"""Which database, how to connect to it, and bringing its schema up to date with Alembic.
+
+``DATABASE_URL`` picks the database: empty means an SQLite file in the app's instance folder,
+``memory`` keeps rooms in the process only (tests, benchmarks), anything else is an SQLAlchemy
+URL. Heroku-style ``postgres://`` URLs are accepted and use the psycopg 3 driver.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+MEMORY = "memory"
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+SQLITE_FILE = "lounge.db"
+
+
+def database_url(setting: str, instance_path: str | Path) -> str:
+    """The SQLAlchemy URL for a ``DATABASE_URL`` setting (or ``memory``)."""
+    text = setting.strip()
+    if text.lower() in (MEMORY, "memory://"):
+        return MEMORY
+    if not text:
+        folder = Path(instance_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{folder / SQLITE_FILE}"
+    for prefix in ("postgres://", "postgresql://"):
+        if text.startswith(prefix):
+            return "postgresql+psycopg://" + text[len(prefix):]
+    try:
+        make_url(text)
+    except ArgumentError:
+        raise ValueError(f"DATABASE_URL={text!r} is not a database URL") from None
+    return text
+
+
+def make_engine(url: str, fsync: bool = False) -> Engine:
+    """An engine for the URL. A commit always survives the lounge's process being killed;
+    with ``fsync`` it also waits for the disk, so that it survives a power cut of the
+    database's machine (at the cost of a disk flush per commit)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        event.listen(engine, "connect", _sqlite_setup(fsync))
+        return engine
+    engine = create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=2)
+    if not fsync and engine.dialect.name == "postgresql":
+        event.listen(engine, "connect", _postgres_async_commit)
+    return engine
+
+
+def _sqlite_setup(fsync: bool):
+    # WAL with synchronous=NORMAL: a commit is in the write-ahead log, in the OS's hands, when
+    # it returns; FULL also flushes it to the disk.
+    pragmas = ("journal_mode=WAL", f"synchronous={'FULL' if fsync else 'NORMAL'}",
+               "foreign_keys=ON")
+
+    def setup(connection, _record) -> None:
+        cursor = connection.cursor()
+        for pragma in pragmas:
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    return setup
+
+
+def _postgres_async_commit(connection, _record) -> None:
+    # The commit is in PostgreSQL's own memory when it returns: safe from the lounge dying,
+    # and written to disk by PostgreSQL within a fraction of a second.
+    cursor = connection.cursor()
+    cursor.execute("SET synchronous_commit TO off")
+    cursor.close()
+    connection.commit()
+
+
+def alembic_config(engine: Engine):
+    """Alembic's configuration, built in code (no alembic.ini), bound to the engine."""
+    from alembic.config import Config as AlembicConfig
+
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False)
+                           .replace("%", "%%"))
+    config.attributes["engine"] = engine
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply every migration up to ``revision``."""
+    from alembic import command
+
+    command.upgrade(alembic_config(engine), revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Undo migrations down to ``revision`` ("base": no tables at all)."""
+    from alembic import command
+
+    command.downgrade(alembic_config(engine), revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at (None: no schema yet)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def head_revision(engine: Engine) -> str | None:
+    """The latest revision of the migration scripts."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config(engine)).get_current_head()

@@ -1,0 +1,96 @@
+"""The lounge's tables (SQLAlchemy 2 declarative models). Times are milliseconds since 1970;
+JSON values (seeds, arguments, players, results) are stored as text."""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+ID = String(36)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    """Someone who took a seat: the public user id of a token, the last name they used."""
+
+    __tablename__ = "users"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    created: Mapped[int] = mapped_column(BigInteger)
+    seen: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class RoomRow(Base):
+    """An open room, keyed by its host's user id."""
+
+    __tablename__ = "rooms"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    code: Mapped[str] = mapped_column(String(6), unique=True)
+    game: Mapped[str] = mapped_column(String(40))
+    public: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(10))
+    round: Mapped[int] = mapped_column(Integer)
+    created: Mapped[int] = mapped_column(BigInteger)
+    updated: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class SeatRow(Base):
+    """One place at a room's table, in seat order."""
+
+    __tablename__ = "seats"
+    room_id: Mapped[str] = mapped_column(ID, ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    name: Mapped[str] = mapped_column(String(80))
+    user_id: Mapped[str | None] = mapped_column(ID, index=True)
+    level: Mapped[str | None] = mapped_column(String(10))
+    ready: Mapped[bool] = mapped_column(Boolean)
+    left: Mapped[bool] = mapped_column(Boolean)
+
+
+class MatchRow(Base):
+    """One game: enough to rebuild it exactly (game, players, seed, and its moves)."""
+
+    __tablename__ = "matches"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ID, index=True)  # the host's id: kept after closing
+    round: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(40))
+    num_players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(Text)
+    players: Mapped[str] = mapped_column(Text)
+    result: Mapped[str | None] = mapped_column(Text)
+    moves: Mapped[int] = mapped_column(Integer, default=0)
+    started: Mapped[int] = mapped_column(BigInteger)
+    finished: Mapped[int | None] = mapped_column(BigInteger, index=True)
+
+
+class MoveRow(Base):
+    """One entry of a match's action log; ``version`` is the match version it led to."""
+
+    __tablename__ = "match_moves"
+    match_id: Mapped[str] = mapped_column(String(16),
+                                          ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(String(40))
+    args: Mapped[str] = mapped_column(Text)
+
+
+class ChatRow(Base):
+    """One chat message of a room (the last hundred are kept)."""
+
+    __tablename__ = "chat_messages"
+    room_id: Mapped[str] = mapped_column(ID, ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[str] = mapped_column(ID)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    ts: Mapped[int] = mapped_column(BigInteger)
+

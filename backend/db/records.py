@@ -1,0 +1,136 @@
+"""Rooms to rows and back: what is stored of a room, and rebuilding a room after a restart.
+
+A room's match is stored as its game, player count, seed and action log; it is rebuilt by
+replaying the log from the seed, which gives back exactly the same match (hidden cards, undo
+history and all).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared_rules import GAMES, Match, replay
+from shared_rules.bots import make_bot
+
+from ..rooms import PLAYING, Room, Seat
+
+SeatRecord = tuple[str, str, str | None, str | None, bool, bool]
+
+
+def seat_record(seat: Seat) -> SeatRecord:
+    """A seat as a plain tuple, to compare and to store."""
+    return (seat.kind, seat.name, seat.user_id, seat.level, seat.ready, seat.left)
+
+
+def seat_records(room: Room) -> tuple[SeatRecord, ...]:
+    """Every seat of the room as plain tuples."""
+    return tuple(seat_record(s) for s in room.seats)
+
+
+def room_fields(room: Room) -> tuple:
+    """The room's own row, but for its last-activity time."""
+    return (room.code, room.game.slug, room.public, room.status, room.round, room.created)
+
+
+@dataclass
+class Saved:
+    """What the database holds of one room, so that a save writes only what changed and a
+    failed save can put the room back as it was."""
+
+    fields: tuple
+    seats: tuple[SeatRecord, ...]
+    round: int
+    match: Match | None
+    match_id: str | None
+    bots: dict = field(default_factory=dict)
+    updated: int = 0
+
+    @classmethod
+    def of(cls, room: Room, match_id: str | None, updated: int) -> Saved:
+        """What is saved of the room as it is now."""
+        return cls(room_fields(room), seat_records(room), room.round, room.match, match_id,
+                   dict(room.bots), updated)
+
+    def restore(self, room: Room) -> None:
+        """Put the room back as the database has it."""
+        room.status = self.fields[3]
+        room.round = self.round
+        room.seats = [Seat(*record) for record in self.seats]
+        room.match = self.match
+        room.bots = dict(self.bots)
+
+
+def log_tail(match: Match, count: int) -> list[tuple[int, str, tuple]]:
+    """The last ``count`` entries of the match's log, oldest first, as (seat, move, args).
+
+    It walks the log's linked list only that far: ``Match.log`` rebuilds the whole list, which
+    would make saving a long game quadratic."""
+    entries = []
+    node = match._log
+    for _ in range(count):
+        if node is None:
+            break
+        node, entry = node
+        entries.append(entry)
+    entries.reverse()
+    return entries
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def players_of(room: Room) -> list[dict]:
+    """Who played a match, for its history."""
+    return [{"seat": i, "name": s.name, "kind": s.kind, "user_id": s.user_id, "level": s.level}
+            for i, s in enumerate(room.seats)]
+
+
+def new_match_id() -> str:
+    """A random, unguessable match id: 16 hex digits."""
+    return secrets.token_hex(8)
+
+
+@dataclass
+class StoredRoom:
+    """One room as read back from the database."""
+
+    row: Any
+    seats: list[Any]
+    match: Any | None = None
+    moves: list[Any] = field(default_factory=list)
+    chat: list[dict] = field(default_factory=list)
+
+
+def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
+    """The room as it was: seats, status, its match replayed from seed and log, and fresh
+    bots for its bot seats. Connections and spectators are not kept: clients join again."""
+    row = stored.row
+    game = GAMES[row.game]
+    room = Room(row.id, row.code, game, stored.seats[0].name, row.public)
+    room.created, room.status, room.round = row.created, row.status, row.round
+    room.hard_seconds = hard_seconds
+    room.seats = [Seat(s.kind, s.name, s.user_id, s.level, s.ready, s.left)
+                  for s in stored.seats]
+    room.chat_seq = max((m["id"] for m in stored.chat), default=0)
+    if stored.match is not None:
+        log = [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)}
+               for m in stored.moves]
+        room.match = replay(game.slug, stored.match.num_players, json.loads(stored.match.seed),
+                            log)
+        if room.match.version != len(log):
+            raise ValueError(f"room {row.code}: the log does not replay to its length")
+    if room.status == PLAYING:
+        room.bots = {i: make_bot(game.slug, s.level, secrets.randbits(32), seconds=hard_seconds)
+                     for i, s in enumerate(room.seats) if s.kind == "bot" and not s.left}
+    return room
+
+
+def chat_message(row: Any) -> dict:
+    """A chat row as the protocol's chat message."""
+    return {"id": row.seq, "user_id": row.user_id, "name": row.name, "text": row.text,
+            "ts": row.ts}

@@ -1,0 +1,85 @@
+"""The history API: finished games, to watch again move by move as a spectator."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, current_app, jsonify, request
+
+from .db.replays import replay_document
+from .db.store import SqlRoomStore
+from .errors import LoungeError
+
+history = Blueprint("history", __name__, url_prefix="/api/matches")
+MATCH_ID = re.compile(r"[0-9a-f]{16}")
+ROOM_ID = re.compile(r"[0-9a-fA-F-]{1,64}")
+NO_HISTORY = "This lounge keeps no history: it runs without a database"
+
+
+def _store() -> SqlRoomStore:
+    store = current_app.extensions["lounge"].lounge.store
+    if not isinstance(store, SqlRoomStore):
+        raise LoungeError("not_found", NO_HISTORY)
+    return store
+
+
+@history.get("")
+def list_matches():
+    """The finished games of a room (``?room=<room id>``), newest first."""
+    room_id = request.args.get("room", "")
+    if not ROOM_ID.fullmatch(room_id):
+        raise LoungeError("bad_request", "Say which room: /api/matches?room=<room id>")
+    limit = request.args.get("limit", "20")
+    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+        raise LoungeError("bad_request", "limit must be a whole number from 1 to 100")
+    return jsonify({"matches": _store().finished_matches(room_id.lower(), int(limit))})
+
+
+@history.get("/<match_id>")
+def get_match(match_id: str):
+    """One finished game: players, result, and every step with the spectator's view."""
+    stored = _store().finished_match(match_id) if MATCH_ID.fullmatch(match_id) else None
+    if stored is None:
+        raise LoungeError("not_found", f"There is no finished game {match_id[:20]!r}")
+    return jsonify(replay_document(stored))
+
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_SUMMARY = {"type": "object", "properties": {
+    "id": {"type": "string"}, "room_id": {"type": "string"}, "round": {"type": "integer"},
+    "game": {"type": "string"}, "num_players": {"type": "integer"},
+    "players": {"type": "array", "items": {"type": "object"}},
+    "result": {"type": "object", "nullable": True}, "moves": {"type": "integer"},
+    "started": {"type": "integer"}, "finished": {"type": "integer"}}}
+_STEP = {"type": "object", "properties": {
+    "version": {"type": "integer"}, "seat": {"type": "integer", "nullable": True},
+    "move": {"type": "string", "nullable": True}, "args": {"type": "array", "items": {}},
+    "view": {"type": "object", "description": "the spectator's view after this step"}}}
+
+
+def _answer(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+OPENAPI_PATHS = {
+    "/api/matches": {"get": {
+        "summary": "The finished games of a room (its host's id), newest first",
+        "parameters": [
+            {"name": "room", "in": "query", "required": True, "schema": {"type": "string"}},
+            {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1,
+                                                        "maximum": 100, "default": 20}}],
+        "responses": {
+            "200": _answer({"type": "object", "properties": {
+                "matches": {"type": "array", "items": _SUMMARY}}}, "The games"),
+            "400": _answer(_ERROR, "No room given"),
+            "404": _answer(_ERROR, "This lounge keeps no history")}}},
+    "/api/matches/{id}": {"get": {
+        "summary": "A finished game to watch again: every step with the spectator's view",
+        "parameters": [{"name": "id", "in": "path", "required": True,
+                        "schema": {"type": "string"}}],
+        "responses": {
+            "200": _answer({"allOf": [_SUMMARY, {"type": "object", "properties": {
+                "title": {"type": "string"},
+                "steps": {"type": "array", "items": _STEP}}}]}, "The replay"),
+            "404": _answer(_ERROR, "No such finished game")}}},
+}

@@ -1,0 +1,76 @@
+// The history API: finished games, to watch again step by step (docs/protocol.md).
+import { ApiError } from "./api";
+import type { ApiErrorBody, Result, SeatInfo, View } from "./types";
+
+export interface MatchPlayer {
+  seat: number;
+  name: string;
+  kind: SeatInfo["kind"];
+  user_id: string | null;
+  level: string | null;
+}
+
+export interface MatchSummary {
+  id: string;
+  room_id: string;
+  round: number;
+  game: string;
+  num_players: number;
+  players: MatchPlayer[];
+  result: Result;
+  moves: number;
+  started: number;
+  finished: number;
+}
+
+export interface ReplayStep {
+  version: number;
+  seat: number | null;
+  move: string | null;
+  args: (string | number | null)[];
+  view: View;
+}
+
+export interface Replay extends MatchSummary {
+  title: string;
+  steps: ReplayStep[];
+}
+
+async function getJson<T>(path: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path);
+  } catch {
+    throw new ApiError("network", "The server cannot be reached. Check your connection and try again.");
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (body as { error?: ApiErrorBody } | null)?.error;
+    throw new ApiError(error?.code ?? "http", error?.message ?? `The server answered ${response.status}`,
+      response.status);
+  }
+  return body as T;
+}
+
+/** One finished game with every step's spectator view. */
+export function fetchReplay(id: string): Promise<Replay> {
+  return getJson(`/api/matches/${encodeURIComponent(id)}`);
+}
+
+/** The finished games of a room (its host's id), newest first. */
+export async function fetchRoomMatches(roomId: string): Promise<MatchSummary[]> {
+  const body = await getJson<{ matches: MatchSummary[] }>(`/api/matches?room=${encodeURIComponent(roomId)}`);
+  return body.matches;
+}
+
+/** The seats of a finished game, shaped like a live room's, for the boards. */
+export function seatsOf(players: MatchPlayer[]): SeatInfo[] {
+  return players.map((p) => ({ ...p, connected: true, ready: true, left: false }));
+}
+
+/** Who won, in words. */
+export function resultText(result: Result, players: MatchPlayer[]): string {
+  if (!result) return "Unfinished";
+  if ("winner" in result) return `${players[result.winner]?.name ?? `Seat ${result.winner + 1}`} won`;
+  return "A draw";
+}

@@ -1,0 +1,49 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { view } from "../lib/fixtures";
+import type { Replay } from "../lib/history";
+import { parseRoute } from "../lib/router";
+import { ReplayView } from "./ReplayPage";
+
+function board(cells: (number | null)[], version: number, extra: Record<string, unknown> = {}) {
+  return view("tic-tac-toe", { board: cells, version, ...extra });
+}
+
+const empty = Array<number | null>(9).fill(null);
+const replay: Replay = {
+  id: "0123456789abcdef", room_id: "r", round: 1, game: "tic-tac-toe", title: "Tic-Tac-Toe",
+  num_players: 2, result: { winner: 0 }, moves: 2, started: 0, finished: 1,
+  players: [
+    { seat: 0, name: "Ada", kind: "human", user_id: "a", level: null },
+    { seat: 1, name: "Grace", kind: "human", user_id: "g", level: null },
+  ],
+  steps: [
+    { version: 0, seat: null, move: null, args: [], view: board(empty, 0) },
+    { version: 1, seat: 0, move: "place", args: [4], view: board([null, null, null, null, 0, null, null, null, null], 1) },
+    { version: 2, seat: 1, move: "place", args: [0], view: board([1, null, null, null, 0, null, null, null, null], 2) },
+  ],
+};
+
+describe("the replay page", () => {
+  it("steps through a finished game with the buttons, the slider and the arrow keys", () => {
+    render(<ReplayView replay={replay} />);
+    expect(screen.getByRole("heading", { name: /Tic-Tac-Toe: Ada won/ })).toBeInTheDocument();
+    expect(screen.getByText("Step 0 of 2")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Next" }));
+    expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Last" }));
+    expect(screen.getByText("Step 2 of 2")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Next" })).toBeDisabled();
+    fireEvent.keyDown(screen.getByRole("region", { name: /Replay of/ }), { key: "ArrowLeft" });
+    expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();
+    fireEvent.change(screen.getByRole("slider"), { target: { value: "0" } });
+    expect(screen.getByText("Step 0 of 2")).toBeInTheDocument();
+  });
+
+  it("has its own addresses", () => {
+    expect(parseRoute("/replay/0123456789abcdef")).toEqual({ name: "replay", id: "0123456789abcdef" });
+    expect(parseRoute("/replays/6f1c2a9e-0b7d-4f57-9a43-2b1d5c7e8f90")).toEqual(
+      { name: "replays", room: "6f1c2a9e-0b7d-4f57-9a43-2b1d5c7e8f90" });
+    expect(parseRoute("/replay/not-an-id")).toEqual({ name: "missing", path: "/replay/not-an-id" });
+  });
+});

@@ -1,0 +1,124 @@
+import { useEffect, useState, type KeyboardEvent, type ReactElement } from "react";
+import { ErrorBoundary } from "../components/ErrorBoundary";
+import { NineLocks } from "../games/NineLocks";
+import { Poker99 } from "../games/Poker99";
+import { Slapjack } from "../games/Slapjack";
+import { TicTacToe } from "../games/TicTacToe";
+import type { BoardProps } from "../games/types";
+import { describeChange } from "../lib/describe";
+import { fetchReplay, fetchRoomMatches, resultText, seatsOf, type MatchSummary, type Replay } from "../lib/history";
+import { Link } from "../lib/router";
+
+const BOARDS: Record<string, (props: BoardProps) => ReactElement> = {
+  "nine-locks": NineLocks,
+  poker99: Poker99,
+  slapjack: Slapjack,
+  "tic-tac-toe": TicTacToe,
+};
+const PLAY_EVERY_MS = 900;
+
+function useLoad<T>(load: () => Promise<T>, key: string): { data: T | null; error: string | null } {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setData(null);
+    setError(null);
+    load().then((value) => live && setData(value), (err: Error) => live && setError(err.message));
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return { data, error };
+}
+
+/** A finished game, step by step, as a spectator saw it. */
+export function ReplayPage({ id }: { id: string }): ReactElement {
+  const { data, error } = useLoad(() => fetchReplay(id), id);
+  return (
+    <main className="page">
+      {error && <div className="panel" role="alert"><h1>No replay</h1><p>{error}</p></div>}
+      {!data && !error && <p className="muted">Loading the game…</p>}
+      {data && <ReplayView replay={data} />}
+    </main>
+  );
+}
+
+export function ReplayView({ replay }: { replay: Replay }): ReactElement {
+  const last = replay.steps.length - 1;
+  const [index, setIndex] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const go = (to: number) => setIndex(Math.max(0, Math.min(last, to)));
+  useEffect(() => {
+    if (!playing) return undefined;
+    if (index >= last) {
+      setPlaying(false);
+      return undefined;
+    }
+    const timer = window.setTimeout(() => setIndex((i) => Math.min(last, i + 1)), PLAY_EVERY_MS);
+    return () => window.clearTimeout(timer);
+  }, [playing, index, last]);
+  const step = replay.steps[index];
+  const seats = seatsOf(replay.players);
+  const names = replay.players.map((p) => p.name);
+  const lines = describeChange(index > 0 ? replay.steps[index - 1].view : null, step.view, names);
+  const Board = BOARDS[replay.game];
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === "ArrowRight") go(index + 1);
+    else if (event.key === "ArrowLeft") go(index - 1);
+    else return;
+    event.preventDefault();
+  };
+  return (
+    <section className="panel replay" aria-label={`Replay of ${replay.title}`} onKeyDown={onKey}>
+      <h1>{replay.title}: {resultText(replay.result, replay.players)}</h1>
+      <p className="muted">{replay.players.map((p) => p.name).join(" · ")}</p>
+      <div className="btn-row" role="group" aria-label="Steps">
+        <button type="button" className="btn" onClick={() => go(0)} disabled={index === 0}>First</button>
+        <button type="button" className="btn" onClick={() => go(index - 1)} disabled={index === 0}>Back</button>
+        <button type="button" className="btn btn-primary" onClick={() => setPlaying(!playing)} disabled={index === last && !playing}>
+          {playing ? "Pause" : "Play"}
+        </button>
+        <button type="button" className="btn" onClick={() => go(index + 1)} disabled={index === last}>Next</button>
+        <button type="button" className="btn" onClick={() => go(last)} disabled={index === last}>Last</button>
+      </div>
+      <label style={{ display: "flex", gap: "0.75rem", alignItems: "center", margin: "0.75rem 0" }}>
+        <span>Step {index} of {last}</span>
+        <input type="range" min={0} max={last} value={index} onChange={(e) => go(Number(e.target.value))} />
+      </label>
+      <p aria-live="polite" data-testid="replay-step">{lines.join(". ") || (index === 0 ? "The deal" : "…")}</p>
+      <ErrorBoundary message="This step cannot be drawn." resetKey={index}>
+        {Board ? (
+          <Board view={step.view} legal={[]} seat={null} seats={seats} play={() => undefined} busy
+            hideHand={false} owner={null} mover={step.seat} />
+        ) : <p>This game cannot be shown.</p>}
+      </ErrorBoundary>
+    </section>
+  );
+}
+
+/** The finished games of one room, each a link to its replay. */
+export function RoomReplaysPage({ roomId }: { roomId: string }): ReactElement {
+  const { data, error } = useLoad<MatchSummary[]>(() => fetchRoomMatches(roomId), roomId);
+  return (
+    <main className="page">
+      <section className="panel">
+        <h1>Finished games</h1>
+        {error && <p role="alert">{error}</p>}
+        {!data && !error && <p className="muted">Loading…</p>}
+        {data && data.length === 0 && <p>No finished game here yet.</p>}
+        {data && data.length > 0 && (
+          <ul>
+            {data.map((m) => (
+              <li key={m.id}>
+                <Link href={`/replay/${m.id}`}>
+                  Game {m.round}: {resultText(m.result, m.players)} ({m.moves} moves)
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  );
+}

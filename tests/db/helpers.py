@@ -1,0 +1,44 @@
+"""Building SQL stores and rooms for the store tests."""
+
+from __future__ import annotations
+
+import uuid
+
+from backend.db import DbWorker, Runtime, SqlRoomStore
+from backend.db.database import make_engine, upgrade
+from backend.rooms import Lounge, Room
+
+
+def open_sql_store(url: str) -> SqlRoomStore:
+    """A store on the database at ``url``, its schema up to date, run on plain threads."""
+    engine = make_engine(url)
+    upgrade(engine)
+    return SqlRoomStore(DbWorker(engine, Runtime.threads()))
+
+
+def new_user() -> str:
+    return str(uuid.uuid4())
+
+
+def started_room(lounge: Lounge, slug: str, players: int, seed: int = 7) -> Room:
+    """A room of ``players`` humans whose game has started, saved."""
+    room = lounge.create_room(new_user(), slug, "Host", public=False)
+    with room.lock:
+        for i in range(1, players):
+            room.attach(f"conn-{i}", new_user(), f"Guest {i}", spectate=False)
+            room.set_ready(room.seats[i].user_id, True)
+        room.start(room.host, seed=seed)
+        lounge.store.save(room)
+    return room
+
+
+def play(room: Room, store, moves: int) -> None:
+    """The first legal move of the first active seat, ``moves`` times, saving after each."""
+    for _ in range(moves):
+        match = room.match
+        if match.result is not None:
+            return
+        seat = match.active_seats[0]
+        legal = match.legal_moves(seat)
+        room.apply_seat(seat, legal[0]["move"], legal[0]["args"])
+        store.save(room)

@@ -1,0 +1,42 @@
+"""Housekeeping closes rooms nobody used for a long time and removes old games; ``lounge db``
+manages the schema."""
+
+from __future__ import annotations
+
+from backend import create_app
+from backend.cli import main
+from backend.config import Config
+from backend.db.housekeeping import DAY_MS, Housekeeper
+from backend.db.store import count_rows
+from backend.rooms import now_ms
+
+from .helpers import new_user, play, started_room
+
+
+def test_abandoned_rooms_close_and_old_games_go(sqlite_url):
+    app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=sqlite_url,
+                            ABANDONED_ROOM_SECONDS=3600, MATCH_RETENTION_DAYS=7))
+    ctx = app.extensions["lounge"]
+    store = ctx.lounge.store
+    finished = started_room(ctx.lounge, "tic-tac-toe", 2)
+    with finished.lock:
+        play(finished, store, 9)
+    idle = ctx.lounge.create_room(new_user(), "poker99", "Idle", public=True)
+    keeper = Housekeeper(ctx.sockets, store)
+    assert keeper.sweep() == {"rooms": 0, "matches": 0, "users": 0}
+    assert keeper.sweep(now_ms() + 2 * 3600 * 1000) == {"rooms": 2, "matches": 0, "users": 0}
+    assert store.get(idle.id) is None and idle.closed and store.count() == 0
+    assert len(store.finished_matches(finished.id)) == 1
+    assert keeper.sweep(now_ms() + 8 * DAY_MS) == {"rooms": 0, "matches": 1, "users": 3}
+    with store.worker.engine.connect() as conn:
+        assert set(count_rows(conn).values()) == {0}
+
+
+def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
+    assert main(["db", "status", "--database-url", sqlite_url]) == 1
+    assert main(["db", "upgrade", "--database-url", sqlite_url]) == 0
+    assert main(["db", "status", "--database-url", sqlite_url]) == 0
+    out = capsys.readouterr().out
+    assert "revision: 0001 (latest: 0001)" in out and "match_moves    0" in out
+    assert main(["db", "downgrade", "--database-url", sqlite_url]) == 2
+    assert main(["db", "current", "--database-url", "not a url"]) == 2

@@ -1,0 +1,172 @@
+"""Kill -9 the real server in the middle of games of every game, start it again on the same
+database, and check that nothing anyone was told about is lost."""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+
+import requests
+
+from tests.server.conftest import FAST
+from tests.server.harness import TIMEOUT, Player, Server, create_room, play_out
+
+GRACE = 3.0
+TABLES = [("tic-tac-toe", 2), ("nine-locks", 3), ("poker99", 3), ("slapjack", 2)]
+
+
+def start_server(db_url: str) -> Server:
+    return Server(**{**FAST, "HOST_GRACE_SECONDS": GRACE, "PLAYER_GRACE_SECONDS": GRACE,
+                     "DATABASE_URL": db_url})
+
+
+def kill(server: Server) -> None:
+    server.process.send_signal(signal.SIGKILL)
+    server.process.wait(10)
+    server.process.stdout.close()
+
+
+def open_table(url: str, slug: str, count: int) -> tuple[dict, list[Player]]:
+    """A started game of ``count`` connected players; the room and the players, host first."""
+    everyone = [Player(url).connect() for _ in range(count)]
+    host, *guests = everyone
+    room = create_room(url, host.token, slug)
+    host.ok("join", {"room": room["code"]})
+    for guest in guests:
+        guest.ok("join", {"room": room["code"], "name": "Guest"})
+        guest.ok("ready", {"ready": True})
+    host.ok("start")
+    for player in everyone:
+        player.wait_for(lambda p=player: p.states)
+    return room, everyone
+
+
+def play_some(players: list[Player], moves: int, rng: random.Random) -> int:
+    """Up to ``moves`` moves on their players' turns, each seen by everyone before the next;
+    the version everyone has seen."""
+    for _ in range(moves):
+        state = next((s for p in players for s in p.states.values()
+                      if s["seat"] in s["active_seats"] and s["result"] is None
+                      and s["view"].get("current") in (s["seat"], None)), None)
+        if state is None or not state["legal_moves"]:
+            break
+        owner = next(p for p in players if state["seat"] in p.states)
+        move = rng.choice([m for m in state["legal_moves"] if m["move"] != "slap"]
+                          or state["legal_moves"])
+        ack = owner.ok("move", {**move, "seat": state["seat"]})
+        for player in players:
+            player.wait_for(lambda p=player, v=ack["version"]: p.version() >= v)
+    return max(p.version() for p in players)
+
+
+def rejoin(url: str, room: dict, players: list[Player]) -> list[Player]:
+    """Every player back with its own token on the restarted server; each gets its seat and
+    exactly the view it last saw."""
+    back = []
+    for old in players:
+        new = Player(url, old.session).connect()
+        ack = new.ok("join", {"room": room["code"]})
+        assert ack["seats"] == sorted(s for s in old.states if s is not None)
+        assert [m["text"] for m in ack["chat"]] == [m["text"] for m in old.received("chat")]
+        for seat, before in old.states.items():
+            now = new.wait_for(lambda n=new, s=seat: n.states.get(s))
+            assert now["view"] == before["view"], (room["game"], seat)
+            assert now["legal_moves"] == before["legal_moves"]
+            assert (now["round"], now["version"]) == (before["round"], before["version"])
+        back.append(new)
+    return back
+
+
+def test_every_game_survives_a_kill_and_plays_to_its_end(db_url):
+    rng = random.Random(5)
+    server = start_server(db_url)
+    tables = []
+    try:
+        for slug, count in TABLES:
+            room, players = open_table(server.url, slug, count)
+            players[0].ok("chat", {"text": f"good luck at {slug}"})
+            players[-1].wait_for(lambda p=players[-1]: p.received("chat"))
+            play_some(players, rng.randint(3, 8), rng)
+            tables.append((room, players))
+        abandoned, left_behind = open_table(server.url, "tic-tac-toe", 2)
+    finally:
+        kill(server)
+    for _, players in [*tables, (abandoned, left_behind)]:
+        for player in players:
+            player.drop()
+    time.sleep(GRACE + 0.5)  # longer than any grace period: they must start over
+    server = start_server(db_url)
+    try:
+        assert requests.get(f"{server.url}/api/rooms/{abandoned['code']}", timeout=TIMEOUT).ok
+        rejoined = [(room, rejoin(server.url, room, players)) for room, players in tables]
+        for room, back in rejoined:
+            result = play_out(back, seed=len(room["game"]))
+            assert result.get("winner") in range(len(back)) or result == {"draw": True}
+            history = requests.get(f"{server.url}/api/matches", params={"room": room["id"]},
+                                   timeout=TIMEOUT).json()["matches"]
+            assert [m["result"] for m in history] == [result]
+            assert history[0]["moves"] == max(p.version() for p in back)
+            for player in back:
+                player.drop()
+        time.sleep(GRACE + 1.0)
+        gone = requests.get(f"{server.url}/api/rooms/{abandoned['code']}", timeout=TIMEOUT)
+        assert gone.status_code == 404
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output, output
+
+
+def fire(player: Player, seat: int, stop: threading.Event, acked: list) -> None:
+    """Move as fast as the server answers, never waiting to see the result."""
+    rng = random.Random(seat)
+    while not stop.is_set():
+        state = player.states.get(seat)
+        if state is None or state["result"] is not None:
+            return
+        legal = state["legal_moves"]
+        if not legal:
+            time.sleep(0.001)
+            continue
+        move = rng.choice(legal)
+        try:
+            ack = player.call("move", {**move, "seat": seat})
+        except Exception:  # the server is gone
+            return
+        if ack.get("ok"):
+            acked.append((ack["version"], seat, move["move"], move["args"]))
+
+
+def test_no_acknowledged_move_is_lost_when_killed_mid_flight(sqlite_url):
+    server = start_server(sqlite_url)
+    tables = [open_table(server.url, slug, count) for slug, count in TABLES]
+    stop = threading.Event()
+    acked: dict[str, list] = {room["id"]: [] for room, _ in tables}
+    threads = [threading.Thread(target=fire, args=(p, i, stop, acked[room["id"]]), daemon=True)
+               for room, players in tables for i, p in enumerate(players)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while sum(map(len, acked.values())) < 80 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    kill(server)  # while moves are in flight
+    stop.set()
+    for thread in threads:
+        thread.join(5)
+    for _, players in tables:
+        for player in players:
+            player.drop()
+    assert sum(map(len, acked.values())) >= 80, "too few moves before the kill"
+    server = start_server(sqlite_url)
+    try:
+        for room_id, moves in acked.items():
+            log = requests.get(f"{server.url}/api/debug/rooms/{room_id}/match",
+                               timeout=TIMEOUT).json()["log"]
+            for version, seat, move, args in moves:
+                assert version <= len(log), "an acknowledged move was lost"
+                assert log[version - 1] == {"seat": seat, "move": move, "args": args}
+            assert len({version for version, *_ in moves}) == len(moves)
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output, output

@@ -1,0 +1,225 @@
+"""The SQL room store, on SQLite and on PostgreSQL: what is saved comes back exactly, only
+changes are written, a failed write leaves the room as the database has it, and concurrent
+saves are grouped into few commits."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlalchemy import text
+
+from backend.db.database import (
+    current_revision,
+    database_url,
+    downgrade,
+    head_revision,
+    make_engine,
+    upgrade,
+)
+from backend.db.store import count_rows
+from backend.errors import LoungeError
+from backend.rooms import FINISHED, PLAYING, Lounge
+
+from .helpers import new_user, open_sql_store, play, started_room
+
+
+def reopen(url: str):
+    """A second store on the same database, as after a restart, with its rooms loaded."""
+    store = open_sql_store(url)
+    store.load()
+    return store
+
+
+def without_connections(summary: dict) -> dict:
+    """A room object without who is connected: connections do not outlive a restart."""
+    seats = [{k: v for k, v in seat.items() if k != "connected"} for seat in summary["seats"]]
+    return {**summary, "seats": seats}
+
+
+def test_a_room_comes_back_exactly_after_a_restart(db_url):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    room = started_room(lounge, "nine-locks", 3)
+    with room.lock:
+        play(room, store, 12)
+        room.leave(room.seats[2].user_id)
+        store.save(room)
+        lounge.chat(room, room.host, "still here")
+    again = reopen(db_url)
+    back = again.by_code(room.code.lower())
+    assert back is not None and back is not room
+    assert back.match == room.match and back.match.log == room.match.log
+    assert without_connections(back.summary()) == without_connections(room.summary())
+    assert again.chat_history(room.id) == store.chat_history(room.id)
+    assert back.chat_seq == room.chat_seq == 1
+
+
+def test_an_undoable_game_keeps_its_undo_after_a_restart(db_url):
+    store = open_sql_store(db_url)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    with room.lock:
+        play(room, store, 1)
+    back = reopen(db_url).get(room.id)
+    assert back.match.can_undo(0)
+    back.undo(back.host)
+    assert back.match.version == 2
+
+
+def test_bots_are_back_for_their_seats(db_url):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    room = lounge.create_room(new_user(), "poker99", "Host", public=False)
+    with room.lock:
+        room.add_bot(room.host, "normal")
+        room.start(room.host)
+        store.save(room)
+    back = reopen(db_url).get(room.id)
+    assert back.status == PLAYING and set(back.bots) == {1}
+
+
+def test_a_save_with_nothing_new_writes_nothing(db_url):
+    store = open_sql_store(db_url)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    jobs = store.worker.jobs
+    with room.lock:
+        store.save(room)
+        store.save(room)
+        assert store.worker.jobs == jobs
+        play(room, store, 1)
+    assert store.worker.jobs == jobs + 1
+
+
+def test_a_failed_write_puts_the_room_back_as_saved(db_url):
+    store = open_sql_store(db_url)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    saved_match = room.match
+    match_id = store._saved[room.id].match_id
+    with store.worker.engine.begin() as conn:  # a row in the way of the next move's
+        conn.execute(text("INSERT INTO match_moves (match_id, version, seat, move, args) "
+                          "VALUES (:m, 1, 0, 'place', '[8]')"), {"m": match_id})
+    with room.lock:
+        room.apply_seat(0, "place", [4])
+        with pytest.raises(LoungeError) as caught:
+            store.save(room)
+    assert caught.value.code == "internal"
+    assert room.match is saved_match and room.match.version == 0
+
+
+def test_two_moves_at_once_for_one_room_apply_once(db_url):
+    store = open_sql_store(db_url)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    outcomes: list[object] = []
+    gate = threading.Barrier(2)
+
+    def move(cell: int) -> None:
+        gate.wait()
+        with room.lock:
+            try:
+                room.apply_seat(0, "place", [cell])
+                store.save(room)
+                outcomes.append(room.match.version)
+            except LoungeError as exc:
+                outcomes.append(exc.code)
+
+    threads = [threading.Thread(target=move, args=(cell,)) for cell in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert sorted(outcomes, key=str) == [1, "invalid_move"]
+    back = reopen(db_url).get(room.id)
+    assert back.match.version == 1 and back.match.log == room.match.log
+
+
+def test_concurrent_saves_of_many_rooms_share_commits(db_url):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    rooms = [started_room(lounge, "tic-tac-toe", 2, seed=i) for i in range(8)]
+    batches = store.worker.batches
+
+    def finish(room) -> None:
+        with room.lock:
+            play(room, store, 9)
+
+    threads = [threading.Thread(target=finish, args=(room,)) for room in rooms]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    moves = sum(room.match.version for room in rooms)
+    assert all(room.status == FINISHED for room in rooms)
+    assert store.worker.batches - batches < moves  # grouped into fewer commits
+    again = reopen(db_url)
+    assert [again.get(r.id).match.log for r in rooms] == [r.match.log for r in rooms]
+    listed = again.finished_matches(rooms[0].id)
+    assert [m["result"] for m in listed] == [rooms[0].match.result]
+
+
+def test_closing_a_room_keeps_only_its_finished_games(db_url):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    room = started_room(lounge, "tic-tac-toe", 2)
+    with room.lock:
+        play(room, store, 9)
+        room.rematch(room.host)
+        store.save(room)
+        play(room, store, 2)
+        lounge.close(room)
+    assert store.get(room.id) is None
+    with store.worker.engine.connect() as conn:
+        rows = count_rows(conn)
+    assert rows["rooms"] == rows["seats"] == rows["chat_messages"] == 0
+    (finished,) = store.finished_matches(room.id)
+    assert rows["matches"] == 1 and rows["match_moves"] == finished["moves"]
+    assert store.finished_match(finished["id"])["log"][-1]["move"] == "place"
+    assert reopen(db_url).count() == 0
+
+
+def test_chat_keeps_the_last_hundred_messages(db_url):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    room = lounge.create_room(new_user(), "tic-tac-toe", "Host", public=False)
+    for i in range(105):
+        lounge.chat(room, room.host, f"message {i}")
+    with store.worker.engine.connect() as conn:
+        assert count_rows(conn)["chat_messages"] == 100
+    history = reopen(db_url).chat_history(room.id)
+    assert [m["text"] for m in history] == [f"message {i}" for i in range(5, 105)]
+
+
+def test_purge_removes_old_games_and_users_with_no_seat(db_url):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    room = started_room(lounge, "tic-tac-toe", 2)
+    with room.lock:
+        play(room, store, 9)
+    assert store.purge(matches_before=0, users_before=0) == {"matches": 0, "users": 0}
+    with room.lock:
+        lounge.close(room)
+    far = 2 ** 62
+    assert store.purge(matches_before=far, users_before=far) == {"matches": 1, "users": 2}
+    with store.worker.engine.connect() as conn:
+        assert set(count_rows(conn).values()) == {0}
+
+
+def test_migrations_go_down_and_up_again(db_url):
+    engine = make_engine(db_url)
+    upgrade(engine)
+    assert current_revision(engine) == head_revision(engine) == "0001"
+    downgrade(engine, "base")
+    assert current_revision(engine) is None
+    upgrade(engine)
+    with engine.connect() as conn:
+        assert set(count_rows(conn).values()) == {0}
+
+
+def test_database_urls(tmp_path):
+    assert database_url("", tmp_path) == f"sqlite:///{tmp_path / 'lounge.db'}"
+    assert database_url(" memory ", tmp_path) == "memory"
+    assert database_url("postgres://u:p@db.example:5432/x", tmp_path) == \
+        "postgresql+psycopg://u:p@db.example:5432/x"
+    assert database_url("postgresql://h/x", tmp_path) == "postgresql+psycopg://h/x"
+    assert database_url("sqlite:////var/lounge.db", tmp_path) == "sqlite:////var/lounge.db"
+    with pytest.raises(ValueError, match="not a database URL"):
+        database_url("lounge.db", tmp_path)
