@@ -6,9 +6,11 @@ not seen), never on the true hidden state. One tree is shared by all the samples
 moves, not by states (single-observer information-set MCTS): a child is only chosen when its move
 is legal in the sample at hand, and its exploration term counts how often it was available.
 
-Rewards are per seat: 1 for a win, 0 for a loss, ``1 / num_players`` for a draw (or a rollout
-cut short). Each node keeps the total reward of the seat that made its move, so every seat plays
-for itself in multi-player games.
+Rewards are per seat: 1 for a win, 0 for a loss, ``1 / num_players`` for a draw. Each node keeps
+the total reward of the seat that made its move, so every seat plays for itself in multi-player
+games. Playouts may follow a game's rule of thumb and stop after a few actions, scored by a guess
+(``rollouts.py``); in games with hidden cards a rule of thumb's move stands unless the search
+finds a clearly better one, so even a small budget plays about as well as that rule.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ..engine import Game, Match, from_view
 from ..registry import GAMES
 from .base import Bot
 from .rollouts import CUT_SHORT, GUIDED, POLICIES, GuidedPolicy
+from .sharp import SHARPER
 
 Key = tuple[int, str, tuple]  # (seat, move name, args)
 RolloutPolicy = Callable[[Match, random.Random], "Key | None"]
@@ -31,6 +34,8 @@ EXPLORATION = 0.7  # UCT's constant; rewards are in 0..1
 MAX_ROLLOUT = 400  # actions per rollout before it is scored as a draw
 CLOCK_EVERY = 16  # iterations between two looks at the clock
 PAUSE_EVERY = 0.02  # seconds of search between two chances for other green threads to run
+CONFIDENCE = 1.0  # standard errors by which search must beat the rule of thumb to overrule it
+MIN_VARIANCE = 0.05  # a floor under the reward variance of a move seen only a few times
 HARD_SECONDS = 1.0  # the hard level's default thinking time per move
 
 
@@ -72,10 +77,6 @@ def random_policy(match: Match, rand: random.Random) -> Key | None:
     return None
 
 
-# Cheaper-than-search, better-than-random playouts, by game (random for the others).
-ROLLOUTS: dict[str, RolloutPolicy] = POLICIES
-
-
 def rewards(result: dict | None, num_players: int) -> list[float]:
     """Each seat's reward for a finished (or cut short, ``None``) game."""
     if result is not None and "winner" in result:
@@ -92,18 +93,31 @@ def eliminated(match: Match) -> list[float]:
     return [share if s in alive else 0.0 for s in range(match.num_players)]
 
 
+def clearly_better(a: Node, b: Node, z: float = CONFIDENCE) -> bool:
+    """Whether ``a``'s mean reward beats ``b``'s by more than ``z`` standard errors."""
+    if a is b:
+        return False
+    if a.visits == 0 or b.visits == 0:
+        return b.visits == 0 < a.visits
+    mean_a, mean_b = a.reward / a.visits, b.reward / b.visits
+    spread = (max(mean_a * (1 - mean_a), MIN_VARIANCE) / a.visits
+              + max(mean_b * (1 - mean_b), MIN_VARIANCE) / b.visits)
+    return mean_a - mean_b > z * math.sqrt(spread)
+
+
 def has_hidden_state(game: Game) -> bool:
     return bool(game.secret or game.private)
 
 
 class MctsBot:
     """Searches for ``seconds`` per move, or ``iterations`` (whichever ends first when both are
-    given); plays the most-visited legal move."""
+    given); plays the most-visited legal move, or ``guide``'s move unless that one is clearly
+    better (see :func:`clearly_better`)."""
 
     def __init__(self, slug: str, seed: int | None = None, *, seconds: float | None = 1.0,
                  iterations: int | None = None, exploration: float = EXPLORATION,
                  rollout: RolloutPolicy = random_policy, max_rollout: int = MAX_ROLLOUT,
-                 evaluate: Evaluation | None = None) -> None:
+                 evaluate: Evaluation | None = None, guide: Bot | None = None) -> None:
         if slug not in GAMES:
             raise ValueError(f"There is no game called {slug!r}")
         if seconds is None and iterations is None:
@@ -120,6 +134,7 @@ class MctsBot:
         self.rollout = rollout
         self.max_rollout = max_rollout
         self.evaluate = evaluate  # scores a playout cut short; None scores it as a draw
+        self.guide = guide  # a rule-of-thumb bot whose move stands unless search clearly beats it
         self.last_iterations = 0  # how many the last search ran (for benchmarks and tests)
 
     def choose(self, view: dict, legal: list[dict]) -> dict:
@@ -131,6 +146,11 @@ class MctsBot:
         by_key = {(seat, m["move"], tuple(m["args"])): m for m in legal}
         best = max((child for key, child in root.children.items() if key in by_key),
                    key=lambda child: child.visits, default=None)
+        if self.guide is not None:
+            advice = self.guide.choose(view, legal)
+            rival = root.children.get((seat, advice["move"], tuple(advice["args"])))
+            if best is None or rival is None or not clearly_better(best, rival):
+                return advice
         return by_key[best.key] if best is not None else self.random.choice(legal)
 
     def search(self, view: dict) -> Node:
@@ -245,9 +265,12 @@ def make_hard_bot(slug: str, seed: int | None = None, *, seconds: float | None =
                   iterations: int | None = None, guide: Bot | None = None) -> MctsBot:
     """The ``hard`` bot for ``slug``, searching for ``seconds`` or ``iterations`` per move; its
     playouts follow ``guide`` (the rule-of-thumb bot) in the games where that pays."""
-    rollout = ROLLOUTS.get(slug, random_policy)
+    rollout: RolloutPolicy = POLICIES.get(slug, random_policy)
     if guide is not None and slug in GUIDED:
         rollout = GuidedPolicy(guide)
     depth, evaluate = CUT_SHORT.get(slug, (MAX_ROLLOUT, None))
+    advisor = guide if guide is not None and has_hidden_state(GAMES[slug]) else None
+    if advisor is not None and slug in SHARPER:
+        advisor = SHARPER[slug](seed)
     return MctsBot(slug, seed, seconds=seconds, iterations=iterations, rollout=rollout,
-                   max_rollout=depth, evaluate=evaluate)
+                   max_rollout=depth, evaluate=evaluate, guide=advisor)

@@ -16,6 +16,7 @@ from .poker99 import is_number, spend_cost
 Key = tuple[int, str, tuple]  # (seat, move name, args)
 STEEPNESS = 1.0  # how much one card less in hand raises a seat's guessed chance of winning
 WANDER = 0.2  # how often a playout ignores its rule of thumb and plays any legal move
+SAFE_ENOUGH = 3  # Poker 99: more always-playable cards than this add no safety
 
 
 def turn_moves(match: Match) -> tuple[int, list[tuple[str, tuple]]] | None:
@@ -111,8 +112,24 @@ def nine_locks_value(match: Match) -> list[float]:
 # Games whose playouts follow the rule-of-thumb bot (when it is given): worth its cost there.
 GUIDED = frozenset({nine_locks.GAME.slug})
 
+def poker99_value(match: Match) -> list[float]:
+    """Each seat's chance of outlasting the others, guessed from its hand: the cards that can
+    be played whatever the total (all but the plain number cards) are what keeps a seat in."""
+    G = match.G
+    weights = []
+    for seat, hand in enumerate(G["hands"]):
+        if G["status"][seat] != "in":
+            weights.append(0.0)
+        else:
+            safe = sum(1 for card in hand if not is_number(card))
+            weights.append(math.exp(min(safe, SAFE_ENOUGH)))
+    total = sum(weights) or 1.0
+    return [w / total for w in weights]
+
+
 # Games whose playouts stop after a few actions and are scored by a guess: (actions, guess).
-CUT_SHORT = {nine_locks.GAME.slug: (12, nine_locks_value)}
+CUT_SHORT = {nine_locks.GAME.slug: (12, nine_locks_value),
+             poker99.GAME.slug: (20, poker99_value)}
 
 POLICIES = {
     nine_locks.GAME.slug: nine_locks_policy,
