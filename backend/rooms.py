@@ -225,7 +225,13 @@ class Room:
         if level not in LEVELS:
             raise LoungeError("bad_request",
                               f"There is no bot level {level!r}; choose one of {', '.join(LEVELS)}")
-        return self._add_seat(Seat("bot", f"Bot ({level})", None, level=level, ready=True))
+        return self._add_seat(Seat("bot", self._bot_name(level), None, level=level, ready=True))
+
+    def _bot_name(self, level: str) -> str:
+        """"Bot 1 (hard)", "Bot 2 (easy)": a number no bot at the table has, so names differ."""
+        taken = {seat.name.split(" ")[1] for seat in self.seats if seat.kind == "bot"}
+        number = next(n for n in range(1, len(self.seats) + 2) if str(n) not in taken)
+        return f"Bot {number} ({level})"
 
     def add_local(self, user_id: str, name: str) -> int:
         """The host adds a hot-seat player that the host's connection plays; its seat."""

@@ -121,6 +121,16 @@ def test_bot_levels_are_checked_and_seats_are_bounded():
     assert code_of(err) == "bad_state"
 
 
+def test_bots_get_names_no_other_bot_at_the_table_has():
+    _, room = lounge_with_room("poker99")
+    for level in ("hard", "normal", "normal"):
+        room.add_bot(HOST, level)
+    assert [s.name for s in room.seats[1:]] == ["Bot 1 (hard)", "Bot 2 (normal)", "Bot 3 (normal)"]
+    room.remove_seat(HOST, 2)
+    room.add_bot(HOST, "easy")
+    assert [s.name for s in room.seats[1:]] == ["Bot 1 (hard)", "Bot 3 (normal)", "Bot 2 (easy)"]
+
+
 def test_chat_history_keeps_the_last_hundred():
     lounge, room = lounge_with_room()
     for i in range(130):
