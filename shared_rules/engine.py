@@ -157,9 +157,14 @@ class Match:
 
     @property
     def log(self) -> list[dict]:
+        return self.log_tail(self.version)
+
+    def log_tail(self, count: int) -> list[dict]:
+        """The last ``count`` actions of the log, oldest first. It walks back only that far, so
+        saving each new action of a long game stays cheap."""
         entries = []
         node = self._log
-        while node is not None:
+        while node is not None and len(entries) < count:
             node, entry = node
             entries.append(entry)
         entries.reverse()

@@ -63,22 +63,6 @@ class Saved:
         room.bots = dict(self.bots)
 
 
-def log_tail(match: Match, count: int) -> list[tuple[int, str, tuple]]:
-    """The last ``count`` entries of the match's log, oldest first, as (seat, move, args).
-
-    It walks the log's linked list only that far: ``Match.log`` rebuilds the whole list, which
-    would make saving a long game quadratic."""
-    entries = []
-    node = match._log
-    for _ in range(count):
-        if node is None:
-            break
-        node, entry = node
-        entries.append(entry)
-    entries.reverse()
-    return entries
-
-
 def dumps(value: Any) -> str:
     """Compact JSON text."""
     return json.dumps(value, separators=(",", ":"))

@@ -26,7 +26,6 @@ from .records import (
     StoredRoom,
     chat_message,
     dumps,
-    log_tail,
     new_match_id,
     players_of,
     rebuild,
@@ -241,11 +240,12 @@ def _plan_match(plan: _Plan, room: Room, saved: Saved | None, new_round: bool,
         if match is saved.match:
             return
         done = saved.match.version
-    fresh = log_tail(match, match.version - done)
+    fresh = match.log_tail(match.version - done)
     if fresh:
         plan.add("moves", *[
-            {"match_id": match_id, "version": done + i + 1, "seat": seat, "move": move,
-             "args": dumps(list(args))} for i, (seat, move, args) in enumerate(fresh)])
+            {"match_id": match_id, "version": done + i + 1, "seat": entry["seat"],
+             "move": entry["move"], "args": dumps(entry["args"])}
+            for i, entry in enumerate(fresh)])
     was_over = not new_round and saved.match.result is not None
     if match.result is not None and not was_over:
         plan.add("finish_match", {"match": match_id, "result": dumps(match.result),

@@ -90,3 +90,11 @@ def test_a_match_sampled_from_a_view_agrees_with_the_view():
     sample = from_view(GAMES["tic-tac-toe"], match.view(1), seed=3)
     assert sample.view(1) == match.view(1)
     assert sample.legal_moves(1) == match.legal_moves(1)
+
+
+def test_log_tail_gives_the_last_actions_oldest_first():
+    match = new_match("tic-tac-toe", 2, 1).apply(0, "place", 4).apply(1, "place", 0)
+    match = match.apply(0, "place", 8)
+    assert match.log_tail(2) == match.log[-2:] == [
+        {"seat": 1, "move": "place", "args": [0]}, {"seat": 0, "move": "place", "args": [8]}]
+    assert match.log_tail(10) == match.log and match.log_tail(0) == []
