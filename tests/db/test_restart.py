@@ -4,7 +4,6 @@ database, and check that nothing anyone was told about is lost."""
 from __future__ import annotations
 
 import random
-import signal
 import threading
 import time
 
@@ -23,9 +22,8 @@ def start_server(db_url: str) -> Server:
 
 
 def kill(server: Server) -> None:
-    server.process.send_signal(signal.SIGKILL)
-    server.process.wait(10)
-    server.process.stdout.close()
+    server.kill()
+    server.stop()
 
 
 def open_table(url: str, slug: str, count: int) -> tuple[dict, list[Player]]:

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.live_server import Server
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -32,68 +29,17 @@ DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/api/health", timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not become healthy in time")
-
-
-def start_server(log_path: Path) -> tuple[subprocess.Popen, str]:
-    """Starts `lounge serve` on a free port; tries again on another port if it does not come up
-    (another process may take the port between choosing and binding it)."""
-    env = {
-        **os.environ, **SERVER_ENV, "FRONTEND_DIST": str(DIST.parent),
-        # A database of its own, so that no other server process shares its file.
-        "DATABASE_URL": f"sqlite:///{log_path.parent / 'lounge.db'}",
-    }
-    for _attempt in range(3):
-        port = free_port()
-        command = [sys.executable, "-m", "backend.cli", "serve",
-                   "--host", "127.0.0.1", "--port", str(port)]
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-            )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            wait_healthy(url, proc)
-            return proc, url
-        except RuntimeError:
-            proc.kill()
-            proc.wait(timeout=10)
-    raise RuntimeError(f"the server did not start: {log_path.read_text()[-3000:]}")
-
-
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_url() -> Iterator[str]:
     """A `lounge serve` process on a free loopback port, serving the built web client."""
     if not DIST.is_file():
         pytest.fail("frontend/dist is missing: run `npm ci && npm run build` in frontend/ first")
-    log_path = tmp_path_factory.mktemp("server") / "server.log"
-    proc, url = start_server(log_path)
+    server = Server(**SERVER_ENV, FRONTEND_DIST=str(DIST.parent))
     try:
-        yield url
+        yield server.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    assert "Traceback" not in log_path.read_text(), log_path.read_text()[-4000:]
+        output = server.stop()
+    assert "Traceback" not in output, output[-4000:]
 
 
 @pytest.fixture(scope="session")

@@ -3,77 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import requests
 import socketio
 
 from shared_rules import Match, new_match
+from tests.live_server import Server, free_port  # noqa: F401 (used by the tests)
 
-REPO = Path(__file__).resolve().parents[2]
-LOUNGE = REPO / ".venv" / "bin" / "lounge"
 CARD = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
 TIMEOUT = 5.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """A real ``lounge serve`` process on a free loopback port."""
-
-    def __init__(self, mode: str = "eventlet", **env: object) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        environ = {**os.environ, "SECRET_KEY": "test-secret", **{k: str(v) for k, v in env.items()}}
-        if "DATABASE_URL" not in env:  # a database of its own, never a shared or real one
-            self.db_folder = tempfile.TemporaryDirectory(prefix="lounge-")
-            environ["DATABASE_URL"] = f"sqlite:///{self.db_folder.name}/lounge.db"
-        command = [str(LOUNGE) if LOUNGE.exists() else sys.executable, "serve",
-                   "--host", "127.0.0.1", "--port", str(self.port), "--async-mode", mode]
-        if not LOUNGE.exists():
-            command[1:1] = ["-m", "backend.cli"]
-        self.process = subprocess.Popen(command, env=environ, cwd=REPO,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        self._wait_up()
-
-    def _wait_up(self, seconds: float = 20.0) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stdout.read().decode()}")
-            try:
-                if requests.get(f"{self.url}/api/health", timeout=1).ok:
-                    return
-            except requests.ConnectionError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not start in time")
-
-    def stop(self) -> str:
-        """Stop the server; everything it printed."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        return self.process.stdout.read().decode(errors="replace")
 
 
 def new_session(url: str) -> dict:

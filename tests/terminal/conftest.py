@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import Server, Term
+from tests.live_server import Server
+
+from .harness import Term
 
 FAST = {
     "HOST_GRACE_SECONDS": 2.0, "PLAYER_GRACE_SECONDS": 10.0, "BOT_DELAY_SECONDS": 0.05,

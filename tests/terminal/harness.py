@@ -8,74 +8,16 @@ import os
 import re
 import select
 import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
 import pexpect
-import requests
 
-REPO = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
-LOUNGE = [str(BIN / "lounge")] if (BIN / "lounge").exists() else [sys.executable, "-m",
-                                                                  "backend.cli"]
+from tests.live_server import LOUNGE, REPO
+
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[()][A-Z0-9]|[=>])")
 HOME = "\x1b[H"
 ROWS, COLS = 60, 120
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """``lounge serve`` on a free loopback port, its output in a temporary file."""
-
-    def __init__(self, **env: object) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
-        environ = {**os.environ, "SECRET_KEY": "terminal-tests", "DATABASE_URL": "memory",
-                   **{k: str(v) for k, v in env.items()}}
-        self.process = subprocess.Popen(
-            [*LOUNGE, "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            env=environ, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT)
-        self._wait_up()
-
-    def _wait_up(self, seconds: float = 40.0) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.output()}")
-            try:
-                if requests.get(f"{self.url}/api/health", timeout=1).ok:
-                    return
-            except requests.RequestException:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the server did not start in time")
-
-    def output(self) -> str:
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")
-
-    def stop(self) -> str:
-        """Stop the server; everything it printed."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        output = self.output()
-        self.log.close()
-        return output
 
 
 class Term:

@@ -134,18 +134,18 @@ def test_a_whole_slapjack_game_with_single_key_slaps(terms, server):
 def test_host_adds_a_bot_and_plays_nine_locks_moves(terms, server):
     ada, code = host_room(terms, server, "nine-locks")
     ada.line("/bot easy")
-    ada.wait(r"Bot \(easy\)\s+bot, easy")
+    ada.wait(r"Bot 1 \(easy\)\s+bot, easy")
     ada.line("/start")
     ada.wait("Your turn")
     screen = ada.screen()
     assert re.search(r"4: " + CARD + r" ×1 open", screen), screen
     assert re.search(r"Ada\s+visible (" + CARD + r" ?){3}\s+hidden (" + CARD + r" ?){3}", screen)
-    assert re.search(r"Bot \(easy\)\s+visible .*hidden ▒▒ ×3", screen)
+    assert re.search(r"Bot 1 \(easy\)\s+visible .*hidden ▒▒ ×3", screen)
     pick = re.search(r"(\d+)\) pick up a card", screen).group(1)
     ada.line(pick)
     ada.wait(r"unlock pile \d")
     ada.line("1")
-    ada.wait(r"Bot \(easy\)'s turn|Your turn|wins")
+    ada.wait(r"Bot 1 \(easy\)'s turn|Your turn|wins")
 
 
 def test_refusals_and_typing_nonsense_never_crash(terms, server):
@@ -162,7 +162,7 @@ def test_refusals_and_typing_nonsense_never_crash(terms, server):
     ada.line("/kick 0")
     ada.wait("The host's seat cannot be removed")
     ada.line("/bot")
-    ada.wait(r"Bot \(normal\)")
+    ada.wait(r"Bot 1 \(normal\)")
     ada.line("/start")
     ada.wait("Your hand: ")
     ada.wait(r"Total: 0 / 99")

@@ -1,0 +1,85 @@
+"""A real ``lounge serve`` process on a free loopback port: the one way every test suite (server,
+database, terminal, browser) starts the lounge."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+LOUNGE = [str(BIN / "lounge")] if (BIN / "lounge").exists() else [sys.executable, "-m",
+                                                                  "backend.cli"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``lounge serve`` with the given settings. It gets a database of its own unless
+    ``DATABASE_URL`` is given, and its output goes to a file (a pipe nobody reads could fill
+    and stall the server)."""
+
+    def __init__(self, mode: str = "eventlet", **env: object) -> None:
+        self.environ = {**os.environ, "SECRET_KEY": "test-secret",
+                        **{k: str(v) for k, v in env.items()}}
+        if "DATABASE_URL" not in env:  # never a shared or real database
+            self.db_folder = tempfile.TemporaryDirectory(prefix="lounge-")
+            self.environ["DATABASE_URL"] = f"sqlite:///{self.db_folder.name}/lounge.db"
+        self.mode = mode
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+        for _attempt in range(3):  # another process may take the port before the server binds
+            if self._start():
+                return
+        raise RuntimeError(f"the server did not start: {self.output()[-3000:]}")
+
+    def _start(self) -> bool:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [*LOUNGE, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--async-mode", self.mode],
+            env=self.environ, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                if requests.get(f"{self.url}/api/health", timeout=1).ok:
+                    return True
+            except requests.RequestException:
+                time.sleep(0.1)
+        self.kill()
+        return False
+
+    def output(self) -> str:
+        """Everything the server has printed so far."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL: the server dies at once, as in a crash."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> str:
+        """Stop the server; everything it printed."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        output = self.output()
+        self.log.close()
+        return output
