@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint unit demo clean frontend frontend-test chromium postgres
+.PHONY: run test lint unit clean frontend frontend-test chromium postgres
 
 # The web client: npm packages when the lock file changes, a build when its sources change.
 FRONTEND := frontend
@@ -36,13 +36,10 @@ frontend-test: $(NODE_STAMP)
 
 # The end-to-end tests drive Debian's Chromium (Playwright cannot download its own here).
 chromium:
-	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
 run: $(STAMP) $(DIST)
 	$(VENV)/bin/lounge serve --host $(HOST) --port $(PORT)
-
-demo: $(STAMP)
-	$(VENV)/bin/lounge demo
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
