@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import logging
 from collections import deque
-from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, func, select, update
@@ -19,7 +18,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ..errors import LoungeError
 from ..rooms import Room, now_ms
-from ..store import CHAT_HISTORY
+from ..store import CHAT_HISTORY, MemoryRoomStore
 from .models import ChatRow, MatchRow, MoveRow, RoomRow, SeatRow, User
 from .records import (
     Saved,
@@ -40,39 +39,15 @@ ACTIVITY_STEP_MS = 60_000  # a room's last-activity time is rewritten at most on
 SAVE_FAILED = "The lounge could not save that just now: try again"
 
 
-class SqlRoomStore:
-    """Rooms, seats, matches and chat in a database, through a :class:`DbWorker`."""
+class SqlRoomStore(MemoryRoomStore):
+    """Rooms, seats, matches and chat in a database, through a :class:`DbWorker`. Live rooms
+    are read from memory (the in-memory store this extends); every change is written through
+    to the database before the memory copy is updated."""
 
     def __init__(self, worker: DbWorker, history: int = CHAT_HISTORY) -> None:
+        super().__init__(history)
         self.worker = worker
-        self._history = history
-        self._rooms: dict[str, Room] = {}
-        self._codes: dict[str, str] = {}
-        self._chat: dict[str, deque[dict]] = {}
         self._saved: dict[str, Saved] = {}
-
-    # -- reading (from memory) ---------------------------------------------------------------
-
-    def get(self, room_id: str) -> Room | None:
-        """A live room by its id."""
-        return self._rooms.get(room_id)
-
-    def by_code(self, code: str) -> Room | None:
-        """A live room by its join code (any case)."""
-        room_id = self._codes.get(code.upper())
-        return None if room_id is None else self._rooms.get(room_id)
-
-    def rooms(self) -> Iterator[Room]:
-        """Every live room (a snapshot of the list)."""
-        return iter(list(self._rooms.values()))
-
-    def count(self) -> int:
-        """How many rooms are live."""
-        return len(self._rooms)
-
-    def chat_history(self, room_id: str) -> list[dict]:
-        """The room's last chat messages, oldest first."""
-        return list(self._chat.get(room_id, ()))
 
     def last_active(self, room_id: str) -> int | None:
         """When the room last changed (milliseconds), as far as the database knows."""
@@ -98,16 +73,11 @@ class SqlRoomStore:
                 saved.restore(room)
             raise LoungeError("internal", SAVE_FAILED) from None
         self._saved[room.id] = plan.after
-        if room.id not in self._rooms:
-            self._rooms[room.id] = room
-            self._codes[room.code] = room.id
+        super().save(room)
 
     def delete(self, room_id: str) -> None:
         """Forget a closed room; its finished games stay in the database for their history."""
-        room = self._rooms.pop(room_id, None)
-        if room is not None and self._codes.get(room.code) == room_id:
-            del self._codes[room.code]
-        self._chat.pop(room_id, None)
+        super().delete(room_id)
         self._saved.pop(room_id, None)
         try:
             self.worker.run(lambda conn: _delete_room(conn, room_id))
@@ -133,7 +103,7 @@ class SqlRoomStore:
         except Exception:
             log.exception("saving a chat message in room %s failed", room_id)
             raise LoungeError("internal", SAVE_FAILED) from None
-        self._chat.setdefault(room_id, deque(maxlen=self._history)).append(message)
+        super().append_chat(room_id, message)
 
     # -- starting up -------------------------------------------------------------------------
 
@@ -148,8 +118,7 @@ class SqlRoomStore:
                 continue
             match_id = stored.match.id if stored.match is not None else None
             self._saved[room.id] = Saved.of(room, match_id, stored.row.updated)
-            self._rooms[room.id] = room
-            self._codes[room.code] = room.id
+            super().save(room)
             self._chat[room.id] = deque(stored.chat, maxlen=self._history)
             loaded.append(room)
         return loaded
