@@ -12,7 +12,8 @@ def app_with_dist(tmp_path, build: bool):
         (dist / "assets").mkdir(parents=True)
         (dist / "index.html").write_text("<html>lounge spa</html>")
         (dist / "assets" / "app.js").write_text("console.log('hi')")
-    return create_app(Config(ASYNC_MODE="threading", FRONTEND_DIST=str(dist)))
+    return create_app(Config(ASYNC_MODE="threading", FRONTEND_DIST=str(dist),
+                             DATABASE_URL="memory"))  # never the real instance database
 
 
 def test_the_spa_serves_its_files_and_index_for_client_routes(tmp_path):
