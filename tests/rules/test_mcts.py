@@ -79,6 +79,20 @@ SAMPLED = [slug for slug, game in GAMES.items()
            if game.determinize is not None and not game.real_time]
 
 
+def mix_bots_and_random(match, bots: dict, rand: random.Random, steps: int) -> None:
+    """Up to ``steps`` actions, each by the seat's bot or at random, checking every bot move
+    is one of the legal moves it was given."""
+    for _ in range(steps):
+        if match.result is not None:
+            return
+        seat = match.active_seats[0]
+        legal = match.legal_moves(seat)
+        move = bots[seat].choose(match.view(seat), legal) if rand.random() < 0.5 else (
+            rand.choice(legal))
+        assert move in legal
+        match = match.apply(seat, move["move"], *move["args"])
+
+
 @pytest.mark.parametrize("slug", SAMPLED)
 def test_hard_only_returns_legal_moves(slug):
     game = GAMES[slug]
@@ -87,16 +101,8 @@ def test_hard_only_returns_legal_moves(slug):
         n = game.max_players if seed else game.min_players
         bots = {s: MctsBot(slug, seed * 10 + s, seconds=None, iterations=8, max_rollout=60)
                 for s in range(n)}
-        match = new_match(slug, n, seed)
-        for _ in range(40):  # part of a game: enough to reach keys, unlocks and reshuffles
-            if match.result is not None:
-                break
-            seat = match.active_seats[0]
-            legal = match.legal_moves(seat)
-            move = bots[seat].choose(match.view(seat), legal) if rand.random() < 0.5 else (
-                rand.choice(legal))
-            assert move in legal
-            match = match.apply(seat, move["move"], *move["args"])
+        # part of a game: enough to reach keys, unlocks and reshuffles
+        mix_bots_and_random(new_match(slug, n, seed), bots, rand, 40)
 
 
 HIDDEN = [slug for slug in SAMPLED if GAMES[slug].secret or GAMES[slug].private]
@@ -185,16 +191,7 @@ def test_hard_level_with_its_playouts_returns_legal_moves(slug):
     rand = random.Random(4)
     n = GAMES[slug].min_players
     bots = {s: make_bot(slug, "hard", s, seconds=None, iterations=6) for s in range(n)}
-    match = new_match(slug, n, 4)
-    for _ in range(30):
-        if match.result is not None:
-            break
-        seat = match.active_seats[0]
-        legal = match.legal_moves(seat)
-        move = bots[seat].choose(match.view(seat), legal) if rand.random() < 0.5 else (
-            rand.choice(legal))
-        assert move in legal
-        match = match.apply(seat, move["move"], *move["args"])
+    mix_bots_and_random(new_match(slug, n, 4), bots, rand, 30)
 
 
 def node(visits: int, reward: float) -> Node:
