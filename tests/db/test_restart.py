@@ -10,7 +10,14 @@ import time
 import requests
 
 from tests.server.conftest import FAST
-from tests.server.harness import TIMEOUT, Player, Server, create_room, play_out
+from tests.server.harness import (
+    TIMEOUT,
+    Player,
+    Server,
+    create_room,
+    play_out,
+    start_game,
+)
 
 GRACE = 3.0
 TABLES = [("tic-tac-toe", 2), ("nine-locks", 3), ("poker99", 3), ("slapjack", 2)]
@@ -28,17 +35,10 @@ def kill(server: Server) -> None:
 
 def open_table(url: str, slug: str, count: int) -> tuple[dict, list[Player]]:
     """A started game of ``count`` connected players; the room and the players, host first."""
-    everyone = [Player(url).connect() for _ in range(count)]
-    host, *guests = everyone
+    host, *guests = [Player(url).connect() for _ in range(count)]
     room = create_room(url, host.token, slug)
     host.ok("join", {"room": room["code"]})
-    for guest in guests:
-        guest.ok("join", {"room": room["code"], "name": "Guest"})
-        guest.ok("ready", {"ready": True})
-    host.ok("start")
-    for player in everyone:
-        player.wait_for(lambda p=player: p.states)
-    return room, everyone
+    return room, start_game(room, host, guests)
 
 
 def play_some(players: list[Player], moves: int, rng: random.Random) -> int:

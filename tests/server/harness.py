@@ -112,6 +112,19 @@ class Player:
             return max((s["version"] for s in self.states.values()), default=-1)
 
 
+def start_game(room: dict, host: Player, guests: list[Player]) -> list[Player]:
+    """The guests join ``room`` (whose host has joined) and get ready, the host starts, and
+    everyone has the first state; everyone, host first."""
+    for guest in guests:
+        guest.ok("join", {"room": room["code"], "name": "Guest"})
+        guest.ok("ready", {"ready": True})
+    host.ok("start")
+    everyone = [host, *guests]
+    for player in everyone:
+        player.wait_for(lambda p=player: p.states)
+    return everyone
+
+
 def choose(state: dict, rng: random.Random) -> dict | None:
     """A random legal move: always on the seat's own turn, rarely out of turn (a slap)."""
     legal = state["legal_moves"]

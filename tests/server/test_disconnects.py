@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import requests
 
-from .harness import TIMEOUT
+from .harness import TIMEOUT, start_game
 
 
 def started(players, room_of, game: str = "tic-tac-toe", count: int = 2):
-    everyone = players(count)
-    host, *guests = everyone
+    host, *guests = players(count)
     room = room_of(host, game)
-    for guest in guests:
-        guest.ok("join", {"room": room["code"], "name": "Guest"})
-        guest.ok("ready", {"ready": True})
-    host.ok("start")
-    for p in everyone:
-        p.wait_for(lambda p=p: p.states)
-    return room, everyone
+    return room, start_game(room, host, guests)
 
 
 def seat_info(player, seat: int) -> dict:
