@@ -61,7 +61,7 @@ def create_app(config: Config | None = None) -> Flask:
         max_http_buffer_size=config.MAX_MESSAGE_BYTES, logger=False, engineio_logger=False,
         serializer=TextPacket, manage_session=False, async_handlers=False)
     store = open_store(config, app.instance_path,
-                       Runtime.of_socketio(socketio, config.ASYNC_MODE))
+                       Runtime.of_socketio(socketio))
     lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)
     signer = TokenSigner(config.SECRET_KEY, config.TOKEN_MAX_AGE_SECONDS)
     sockets = LoungeSockets(socketio, lounge, signer, config)

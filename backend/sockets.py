@@ -185,9 +185,13 @@ class LoungeSockets:
 
         Write before telling: the store saves the change (a durable store returns once it is
         committed) before anyone hears of it; if it cannot, the room goes back as it was and
-        the error reaches the caller instead."""
-        self.lounge.store.save(room)
-        self.send_states(room)
+        the error reaches the caller instead. The states are prepared while the change is
+        being committed, and sent only once it is."""
+        saved = self.lounge.store.start_save(room)
+        states = room.deliveries()
+        saved()
+        for sid, state in states:
+            self.server.emit("state", state, to=sid)
         if room.status != status_before:
             self.send_room(room)
         self.bots.schedule(room)

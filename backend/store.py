@@ -1,13 +1,13 @@
 """Where rooms live: a small interface and its in-memory implementation.
 
-Durable storage comes later behind the same interface. A store holds rooms by id (the host's
-user id) and by join code, and each room's chat history.
+The durable store (:mod:`backend.db.store`) extends the in-memory one. A store holds rooms by
+id (the host's user id) and by join code, and each room's chat history.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -25,6 +25,11 @@ class RoomStore(Protocol):
 
     def save(self, room: Room) -> None:
         """Keep the room as it is now; a durable store returns once that is committed."""
+        ...
+
+    def start_save(self, room: Room) -> Callable[[], None]:
+        """Start saving the room as it is now; the function returned waits until it is
+        saved (and raises if it could not be). The room must not change meanwhile."""
         ...
 
     def delete(self, room_id: str) -> None: ...
@@ -63,6 +68,11 @@ class MemoryRoomStore:
         self._rooms[room.id] = room
         self._codes[room.code] = room.id
 
+    def start_save(self, room: Room) -> Callable[[], None]:
+        """Save the room; nothing is left to wait for."""
+        self.save(room)
+        return _saved
+
     def delete(self, room_id: str) -> None:
         """Forget a room, its code and its chat."""
         room = self._rooms.pop(room_id, None)
@@ -87,3 +97,7 @@ class MemoryRoomStore:
     def chat_history(self, room_id: str) -> list[dict]:
         """A room's last messages, oldest first."""
         return list(self._chat.get(room_id, ()))
+
+
+def _saved() -> None:
+    """A save that is already done."""

@@ -1,39 +1,56 @@
-"""Durable rooms: the SQL store, its schema migrations, restart recovery and housekeeping."""
+"""Durable rooms: the SQL store, its schema migrations, restart recovery and housekeeping.
+
+The names below are imported when first used, so that the database process, which needs only
+the queries, starts without loading the rules and the rooms.
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from ..store import MemoryRoomStore, RoomStore
-from .database import MEMORY, database_url, make_engine, upgrade
-from .store import SqlRoomStore
-from .worker import DbWorker, Runtime
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..config import Config
     from ..rooms import Room
     from ..sockets import LoungeSockets
+    from ..store import RoomStore
+    from .store import SqlRoomStore
+    from .worker import DbWorker, Runtime
+
+_LAZY = {"DbWorker": ".worker", "Runtime": ".worker", "SqlRoomStore": ".store"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def open_store(config: Config, instance_path: str | Path, runtime: Runtime) -> RoomStore:
     """The store ``DATABASE_URL`` asks for, its schema brought up to date first."""
+    from ..store import MemoryRoomStore
+    from .database import MEMORY, database_url, make_engine, upgrade
+    from .store import SqlRoomStore
+    from .worker import DbWorker
+
     url = database_url(config.DATABASE_URL, instance_path)
     if url == MEMORY:
         return MemoryRoomStore()
     engine = make_engine(url, fsync=config.DATABASE_FSYNC)
     upgrade(engine)
-    return SqlRoomStore(DbWorker(engine, runtime))
+    return SqlRoomStore(DbWorker(engine, runtime, fsync=config.DATABASE_FSYNC))
 
 
 def recover(sockets: LoungeSockets) -> list[Room]:
     """After a start: every room of a durable store back, each seated player's grace period
     starting now, bots playing on, and housekeeping running. The rooms recovered."""
+    from .housekeeping import Housekeeper
+    from .store import SqlRoomStore
+
     store = sockets.lounge.store
     if not isinstance(store, SqlRoomStore):
         return []
-    from .housekeeping import Housekeeper
-
     rooms = store.load(sockets.lounge.hard_seconds)
     for room in rooms:
         with room.lock:

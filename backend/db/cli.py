@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _status(engine) -> int:
-    from .store import count_rows
+    from .queries import count_rows
 
     revision = current_revision(engine)
     print(f"revision: {revision or 'none'} (latest: {head_revision(engine)})")

@@ -16,6 +16,7 @@ from shared_rules import GAMES, Match, replay
 from shared_rules.bots import make_bot
 
 from ..rooms import PLAYING, Room, Seat
+from .queries import StoredRoom
 
 SeatRecord = tuple[str, str, str | None, str | None, bool, bool]
 
@@ -79,17 +80,6 @@ def new_match_id() -> str:
     return secrets.token_hex(8)
 
 
-@dataclass
-class StoredRoom:
-    """One room as read back from the database."""
-
-    row: Any
-    seats: list[Any]
-    match: Any | None = None
-    moves: list[Any] = field(default_factory=list)
-    chat: list[dict] = field(default_factory=list)
-
-
 def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
     """The room as it was: seats, status, its match replayed from seed and log, and fresh
     bots for its bot seats. Connections and spectators are not kept: clients join again."""
@@ -112,9 +102,3 @@ def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
         room.bots = {i: make_bot(game.slug, s.level, secrets.randbits(32), seconds=hard_seconds)
                      for i, s in enumerate(room.seats) if s.kind == "bot" and not s.left}
     return room
-
-
-def chat_message(row: Any) -> dict:
-    """A chat row as the protocol's chat message."""
-    return {"id": row.seq, "user_id": row.user_id, "name": row.name, "text": row.text,
-            "ts": row.ts}

@@ -9,6 +9,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
+from .helpers import close_stores
+
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
@@ -42,3 +44,9 @@ def postgres_url():
 def db_url(request) -> str:
     """Each test that takes it runs once on SQLite and once on PostgreSQL."""
     return request.getfixturevalue(f"{request.param}_url")
+
+
+@pytest.fixture(autouse=True)
+def _close_stores():
+    yield
+    close_stores()

@@ -9,11 +9,25 @@ from backend.db.database import make_engine, upgrade
 from backend.rooms import Lounge, Room
 
 
+OPENED: list[SqlRoomStore] = []
+
+
 def open_sql_store(url: str) -> SqlRoomStore:
-    """A store on the database at ``url``, its schema up to date, run on plain threads."""
+    """A store on the database at ``url``, its schema up to date, run on plain threads (its
+    database process ends after the test: see ``close_stores``)."""
     engine = make_engine(url)
     upgrade(engine)
-    return SqlRoomStore(DbWorker(engine, Runtime.threads()))
+    store = SqlRoomStore(DbWorker(engine, Runtime.threads()))
+    OPENED.append(store)
+    return store
+
+
+def close_stores() -> None:
+    """End the database process of every store the test opened."""
+    while OPENED:
+        store = OPENED.pop()
+        store.worker.close()
+        store.worker.engine.dispose()
 
 
 def new_user() -> str:

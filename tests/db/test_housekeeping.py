@@ -7,7 +7,7 @@ from backend import create_app
 from backend.cli import main
 from backend.config import Config
 from backend.db.housekeeping import DAY_MS, Housekeeper
-from backend.db.store import count_rows
+from backend.db.queries import count_rows
 from backend.rooms import now_ms
 
 from .helpers import new_user, play, started_room

@@ -17,7 +17,7 @@ from backend.db.database import (
     make_engine,
     upgrade,
 )
-from backend.db.store import count_rows
+from backend.db.queries import count_rows
 from backend.errors import LoungeError
 from backend.rooms import FINISHED, PLAYING, Lounge
 

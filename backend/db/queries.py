@@ -1,0 +1,243 @@
+"""The SQL the lounge runs: every read and write as a job for the database process.
+
+A job is a picklable callable of a SQLAlchemy connection (a module-level function, or a
+``functools.partial`` of one, or :class:`Writes`), because it is sent to the database process
+(see :mod:`backend.db.worker`) and run there. Results are plain data for the same reason. This
+module needs only SQLAlchemy and the models, so that the database process starts quickly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, delete, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .models import ChatRow, MatchRow, MoveRow, RoomRow, SeatRow, User
+
+ROOMS, SEATS, MATCHES = RoomRow.__table__, SeatRow.__table__, MatchRow.__table__
+MOVES, CHAT, USERS = MoveRow.__table__, ChatRow.__table__, User.__table__
+
+
+# -- writing a room's changes ------------------------------------------------------------------
+
+
+class Writes:
+    """The rows one save of a room writes, by kind of write (see WRITES). Saves that wait
+    together are written together: one statement per kind of write for all of them."""
+
+    def __init__(self) -> None:
+        self.steps: dict[str, list] = {}
+
+    def add(self, step: str, *rows: Any) -> None:
+        """Rows for one kind of write."""
+        self.steps.setdefault(step, []).extend(rows)
+
+    def __bool__(self) -> bool:
+        return bool(self.steps)
+
+    def __call__(self, conn: Connection) -> None:
+        Writes.run_many(conn, [self])
+
+    @staticmethod
+    def run_many(conn: Connection, saves: list[Writes]) -> None:
+        """Write several saves with one statement per kind of write, in the connection's
+        transaction. The statements are compiled by SQLAlchemy once per dialect and run on the
+        driver's own cursor: SQLAlchemy's work for each execution was most of a save's cost."""
+        cursor = conn.connection.driver_connection.cursor()
+        for step, statement in _compiled(conn.dialect).items():  # rows before their children
+            rows = [row for save in saves for row in save.steps.get(step, ())]
+            if step == "users":
+                rows = list({row["id"]: row for row in rows}.values())  # one row per user
+            if len(rows) == 1:  # executemany waits for the server, even in a pipeline
+                cursor.execute(statement.sql, statement.params(rows[0]))
+            elif rows:
+                cursor.executemany(statement.sql, [statement.params(row) for row in rows])
+        cursor.close()
+
+
+def _statements() -> dict[str, Callable[[Any], Any]]:
+    """Each kind of write of a save, in the order they must run, as a statement for a
+    dialect; its bound parameters are named as the keys of the rows it is given."""
+
+    def update_room(_dialect: Any) -> Any:
+        columns = [c.name for c in ROOMS.columns if c.name != "id"]
+        return update(ROOMS).where(ROOMS.c.id == bindparam("room")).values(
+            {name: bindparam(name) for name in columns})
+
+    def upsert_users(dialect: Any) -> Any:
+        statement = (postgresql if dialect.name == "postgresql" else sqlite).insert(USERS)
+        return statement.on_conflict_do_update(
+            index_elements=["id"], set_={"name": statement.excluded.name,
+                                         "seen": statement.excluded.seen})
+
+    return {
+        "insert_room": lambda _d: ROOMS.insert(),
+        "update_room": update_room,
+        "clear_seats": lambda _d: delete(SEATS).where(SEATS.c.room_id == bindparam("room")),
+        "seats": lambda _d: SEATS.insert(),
+        "users": upsert_users,
+        "insert_match": lambda _d: MATCHES.insert(),
+        "moves": lambda _d: MOVES.insert(),
+        "finish_match": lambda _d: update(MATCHES).where(
+            MATCHES.c.id == bindparam("match")).values(
+            result=bindparam("result"), moves=bindparam("moves"),
+            finished=bindparam("finished")),
+    }
+
+
+WRITES = _statements()
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """A statement compiled for one dialect: its SQL, and how to turn a row into the
+    driver's parameters (a tuple in order for positional styles, the row itself otherwise)."""
+
+    sql: str
+    order: tuple[str, ...] | None
+
+    def params(self, row: dict) -> Any:
+        return row if self.order is None else tuple(row[name] for name in self.order)
+
+
+_COMPILED: dict[str, dict[str, _Statement]] = {}
+
+
+def _compiled(dialect: Any) -> dict[str, _Statement]:
+    key = f"{dialect.name}+{dialect.driver}"
+    if key not in _COMPILED:
+        statements = {}
+        for step, build in WRITES.items():
+            compiled = build(dialect).compile(dialect=dialect)
+            order = compiled.positiontup
+            statements[step] = _Statement(str(compiled), tuple(order) if order else None)
+        _COMPILED[key] = statements
+    return _COMPILED[key]
+
+
+# -- other writes --------------------------------------------------------------------------------
+
+
+def add_chat(row: dict, oldest_kept: int, conn: Connection) -> None:
+    """Store a chat message and drop the room's messages up to ``oldest_kept``."""
+    conn.execute(CHAT.insert(), row)
+    conn.execute(delete(CHAT).where(CHAT.c.room_id == row["room_id"],
+                                    CHAT.c.seq <= oldest_kept))
+
+
+def delete_room(room_id: str, conn: Connection) -> None:
+    """The room, its seats and chat, and its unfinished match (which can never finish now);
+    its finished matches stay, for their history."""
+    unfinished = select(MATCHES.c.id).where(MATCHES.c.room_id == room_id,
+                                            MATCHES.c.finished.is_(None))
+    conn.execute(delete(MOVES).where(MOVES.c.match_id.in_(unfinished)))
+    conn.execute(delete(MATCHES).where(MATCHES.c.room_id == room_id,
+                                       MATCHES.c.finished.is_(None)))
+    conn.execute(delete(CHAT).where(CHAT.c.room_id == room_id))
+    conn.execute(delete(SEATS).where(SEATS.c.room_id == room_id))
+    conn.execute(delete(ROOMS).where(ROOMS.c.id == room_id))
+
+
+def purge(matches_before: int, users_before: int, conn: Connection) -> dict[str, int]:
+    """Remove finished matches older than ``matches_before``, matches whose room is gone, and
+    users with no seat not seen since ``users_before``; how many matches and users went."""
+    old = select(MATCHES.c.id).where(MATCHES.c.finished < matches_before)
+    orphans = (select(MATCHES.c.id).where(MATCHES.c.finished.is_(None))
+               .where(~select(ROOMS.c.id).where(ROOMS.c.id == MATCHES.c.room_id).exists()))
+    doomed = [row.id for row in conn.execute(old.union(orphans))]
+    for start in range(0, len(doomed), 500):
+        chunk = doomed[start:start + 500]
+        conn.execute(delete(MOVES).where(MOVES.c.match_id.in_(chunk)))
+        conn.execute(delete(MATCHES).where(MATCHES.c.id.in_(chunk)))
+    seated = select(SEATS.c.user_id).where(SEATS.c.user_id.is_not(None))
+    users = conn.execute(delete(USERS).where(USERS.c.seen < users_before,
+                                             USERS.c.id.not_in(seated)))
+    return {"matches": len(doomed), "users": users.rowcount or 0}
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+
+@dataclass
+class StoredRoom:
+    """One room as read back from the database (rows as plain namespaces)."""
+
+    row: Any
+    seats: list[Any]
+    match: Any | None = None
+    moves: list[Any] = field(default_factory=list)
+    chat: list[dict] = field(default_factory=list)
+
+
+def _plain(row: Any) -> SimpleNamespace:
+    return SimpleNamespace(**row._mapping)
+
+
+def read_rooms(conn: Connection) -> list[StoredRoom]:
+    """Every room with seats, with its current match, that match's moves and its chat."""
+    rooms = {row.id: StoredRoom(_plain(row), []) for row in conn.execute(select(ROOMS))}
+    for seat in conn.execute(select(SEATS).order_by(SEATS.c.room_id, SEATS.c.position)):
+        if seat.room_id in rooms:
+            rooms[seat.room_id].seats.append(_plain(seat))
+    current = (select(MATCHES).join(ROOMS, (ROOMS.c.id == MATCHES.c.room_id)
+                                    & (ROOMS.c.round == MATCHES.c.round)))
+    by_match = {}
+    for match in conn.execute(current):
+        rooms[match.room_id].match = _plain(match)
+        by_match[match.id] = rooms[match.room_id]
+    if by_match:
+        moves = (select(MOVES).where(MOVES.c.match_id.in_(list(by_match)))
+                 .order_by(MOVES.c.match_id, MOVES.c.version))
+        for move in conn.execute(moves):
+            by_match[move.match_id].moves.append(_plain(move))
+    for row in conn.execute(select(CHAT).order_by(CHAT.c.room_id, CHAT.c.seq)):
+        if row.room_id in rooms:
+            rooms[row.room_id].chat.append(chat_message(row))
+    return [stored for stored in rooms.values() if stored.seats]
+
+
+def chat_message(row: Any) -> dict:
+    """A chat row as the protocol's chat message."""
+    return {"id": row.seq, "user_id": row.user_id, "name": row.name, "text": row.text,
+            "ts": row.ts}
+
+
+def _match_summary(row: Any) -> dict:
+    return {"id": row.id, "room_id": row.room_id, "round": row.round, "game": row.game,
+            "num_players": row.num_players, "players": json.loads(row.players),
+            "result": json.loads(row.result) if row.result else None, "moves": row.moves,
+            "started": row.started, "finished": row.finished}
+
+
+def read_match(match_id: str, conn: Connection) -> dict | None:
+    """A finished match: its row and its log; None if there is none."""
+    row = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id,
+                                             MATCHES.c.finished.is_not(None))).first()
+    if row is None:
+        return None
+    moves = conn.execute(select(MOVES).where(MOVES.c.match_id == match_id)
+                         .order_by(MOVES.c.version))
+    return {**_match_summary(row), "seed": json.loads(row.seed),
+            "log": [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)}
+                    for m in moves]}
+
+
+def list_matches(room_id: str, limit: int, conn: Connection) -> list[dict]:
+    """The finished matches of a room, newest first."""
+    rows = conn.execute(select(MATCHES).where(MATCHES.c.room_id == room_id,
+                                              MATCHES.c.finished.is_not(None))
+                        .order_by(MATCHES.c.finished.desc()).limit(limit))
+    return [_match_summary(row) for row in rows]
+
+
+def count_rows(conn: Connection) -> dict[str, int]:
+    """How many rows each table holds (for ``lounge db status`` and the tests)."""
+    tables = {"users": USERS, "rooms": ROOMS, "seats": SEATS, "matches": MATCHES,
+              "match_moves": MOVES, "chat_messages": CHAT}
+    return {name: conn.execute(select(func.count()).select_from(table)).scalar_one()
+            for name, table in tables.items()}
