@@ -207,8 +207,14 @@ class DbWorker:
         self._current().send(job_id, data, pending)
         return pending
 
+    @property
+    def pid(self) -> int | None:
+        """The database process's id; None before the first job, or once it has ended."""
+        link = self._link
+        return None if link is None or link.dead else link.process.pid
+
     def close(self) -> None:
-        """End the database process (it finishes the batch it is running first)."""
+        """End the database process (it answers the jobs it has first)."""
         if self._link is not None:
             self._link.close()
 

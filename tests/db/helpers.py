@@ -8,7 +8,6 @@ from backend.db import DbWorker, Runtime, SqlRoomStore
 from backend.db.database import make_engine, upgrade
 from backend.rooms import Lounge, Room
 
-
 OPENED: list[SqlRoomStore] = []
 
 
