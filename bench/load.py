@@ -112,15 +112,27 @@ class ServerProcess:
         self.stop()
         raise RuntimeError("server did not start")
 
+    def pids(self) -> list[int]:
+        """The server and its children (the lounge's database process)."""
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        return [self.proc.pid, *map(int, children.read_text().split())]
+
     def cpu_seconds(self) -> float:
-        fields_ = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
+        """CPU time of the server and its database process."""
+        total = 0
+        for pid in self.pids():
+            fields_ = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields_[11]) + int(fields_[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
     def memory_kib(self, key: str = "VmHWM") -> int:
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-        return 0
+        """Peak memory of the server and its database process, added up."""
+        total = 0
+        for pid in self.pids():
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith(key + ":"):
+                    total += int(line.split()[1])
+        return total
 
     def stop(self) -> None:
         if self.proc.poll() is None:

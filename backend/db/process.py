@@ -18,7 +18,6 @@ import socket
 import struct
 import sys
 from collections.abc import Callable, Iterable
-from contextlib import nullcontext
 from typing import Any
 
 from sqlalchemy import Connection, Engine
@@ -128,22 +127,12 @@ class Batches:
         if self.connection is None:
             self.connection = self.engine.connect()
         try:
-            with _pipeline(self.connection, jobs), self.connection.begin():
+            with self.connection.begin():
                 return run_jobs(self.connection, jobs)
         except Exception:
             self.connection.close()
             self.connection = None
             raise
-
-
-def _pipeline(connection: Connection, jobs: list[Job]) -> Any:
-    """psycopg's pipeline mode for a batch of saves only: its statements and its commit go to
-    PostgreSQL together, one round trip instead of one per statement. Not for reads, whose
-    results SQLAlchemy needs at once."""
-    pipeline = getattr(connection.connection.driver_connection, "pipeline", None)
-    if pipeline is None or not all(hasattr(type(job), "run_many") for job in jobs):
-        return nullcontext()
-    return pipeline()
 
 
 def answers(batch: int, ids: Iterable[int], outcomes: Iterable[tuple[bool, Any]]) -> bytes:

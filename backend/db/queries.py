@@ -53,7 +53,7 @@ class Writes:
             rows = [row for save in saves for row in save.steps.get(step, ())]
             if step == "users":
                 rows = list({row["id"]: row for row in rows}.values())  # one row per user
-            if len(rows) == 1:  # executemany waits for the server, even in a pipeline
+            if len(rows) == 1:  # cheaper than executemany of one row (psycopg pipelines it)
                 cursor.execute(statement.sql, statement.params(rows[0]))
             elif rows:
                 cursor.executemany(statement.sql, [statement.params(row) for row in rows])
