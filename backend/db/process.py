@@ -127,6 +127,10 @@ class Batches:
         if self.connection is None:
             self.connection = self.engine.connect()
         try:
+            kind = type(jobs[0])
+            if (all(type(job) is kind for job in jobs) and hasattr(kind, "commit_many")
+                    and kind.commit_many(self.connection, jobs)):
+                return [None] * len(jobs)
             with self.connection.begin():
                 return run_jobs(self.connection, jobs)
         except Exception:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -58,6 +59,38 @@ class Writes:
             elif rows:
                 cursor.executemany(statement.sql, [statement.params(row) for row in rows])
         cursor.close()
+
+
+    @staticmethod
+    def commit_many(conn: Connection, saves: list[Writes]) -> bool:
+        """On PostgreSQL, write and commit several saves in one round trip to the server:
+        one SQL text, ``BEGIN``, every statement, ``COMMIT``, with the values bound by psycopg
+        on the client side. (A transaction otherwise costs a round trip for its BEGIN, one
+        per statement and one for its COMMIT: most of a save's time.) False, having done
+        nothing, on other databases."""
+        if conn.dialect.name != "postgresql":
+            return False
+        from psycopg import ClientCursor
+
+        driver = conn.connection.driver_connection
+        cursor = ClientCursor(driver)
+        parts = ["BEGIN"]
+        for step, statement in _compiled(conn.dialect).items():  # rows before their children
+            rows = [row for save in saves for row in save.steps.get(step, ())]
+            if step == "users":
+                rows = list({row["id"]: row for row in rows}.values())  # one row per user
+            parts += [cursor.mogrify(statement.sql, statement.params(row)) for row in rows]
+        driver.autocommit = True  # the text holds its own transaction
+        try:
+            cursor.execute(";\n".join([*parts, "COMMIT"]))
+        except Exception:
+            with suppress(Exception):
+                cursor.execute("ROLLBACK")  # the text's transaction, aborted by the failure
+            raise
+        finally:
+            cursor.close()
+            driver.autocommit = False
+        return True
 
 
 def _statements() -> dict[str, Callable[[Any], Any]]:

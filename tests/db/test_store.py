@@ -55,6 +55,19 @@ def test_a_room_comes_back_exactly_after_a_restart(db_url):
     assert back.chat_seq == room.chat_seq == 1
 
 
+@pytest.mark.parametrize("name", ["Robert'); DROP TABLE rooms;--", "back\\slash %(id)s %s",
+                                  "Zoë 🂡 \"quoted\""])
+def test_names_are_stored_as_they_are(db_url, name):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    room = lounge.create_room(new_user(), "tic-tac-toe", name, public=False)
+    with room.lock:
+        room.attach("conn-1", new_user(), name[::-1], spectate=False)
+        store.save(room)
+    back = reopen(db_url).get(room.id)
+    assert [seat.name for seat in back.seats] == [name, name[::-1]]
+
+
 def test_an_undoable_game_keeps_its_undo_after_a_restart(db_url):
     store = open_sql_store(db_url)
     room = started_room(Lounge(store), "tic-tac-toe", 2)

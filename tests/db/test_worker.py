@@ -74,8 +74,8 @@ def test_closing_the_store_ends_its_database_process(sqlite_url):
     wait_until(lambda: store.worker.pid is None)
 
 
-def test_a_faulty_save_in_a_batch_fails_alone(sqlite_url):
-    store = open_sql_store(sqlite_url)  # its schema
+def test_a_faulty_save_in_a_batch_fails_alone(db_url):
+    store = open_sql_store(db_url)  # its schema
     batches = Batches(store.worker.engine)
     room = {"id": "r1", "code": "ABCDEF", "game": "tic-tac-toe", "public": False,
             "status": "lobby", "round": 0, "created": 0, "updated": 0}
@@ -86,6 +86,7 @@ def test_a_faulty_save_in_a_batch_fails_alone(sqlite_url):
     outcomes = batches.run([first, again, other])
     assert [ok for ok, _ in outcomes] == [True, False, True]
     assert "UNIQUE" in str(outcomes[1][1]).upper()
+    assert [ok for ok, _ in batches.run([other])] == [False]  # written once, and only once
 
 
 def test_the_database_process_dies_with_the_server(tmp_path):
