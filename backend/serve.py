@@ -30,6 +30,10 @@ def monkey_patch(mode: str) -> None:
         import eventlet
 
         eventlet.monkey_patch()
+        # psycopg waits for PostgreSQL in C unless told otherwise; its select-based wait goes
+        # through eventlet's green select, so database calls let the loop run meanwhile.
+        # (Under gevent, psycopg sees the patching itself.)
+        os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_select")
     elif mode == "gevent":
         from gevent import monkey
 

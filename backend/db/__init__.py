@@ -11,14 +11,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from ..config import Config
     from ..rooms import Room
     from ..sockets import LoungeSockets
     from ..store import RoomStore
     from .store import SqlRoomStore
-    from .worker import DbWorker, Runtime
+    from .worker import DbWorker, LocalDbWorker, Runtime
 
-_LAZY = {"DbWorker": ".worker", "Runtime": ".worker", "SqlRoomStore": ".store"}
+_LAZY = {"DbWorker": ".worker", "LocalDbWorker": ".worker", "Runtime": ".worker",
+         "SqlRoomStore": ".store"}
 
 
 def __getattr__(name: str) -> Any:
@@ -32,14 +35,23 @@ def open_store(config: Config, instance_path: str | Path, runtime: Runtime) -> R
     from ..store import MemoryRoomStore
     from .database import MEMORY, database_url, make_engine, upgrade
     from .store import SqlRoomStore
-    from .worker import DbWorker
 
     url = database_url(config.DATABASE_URL, instance_path)
     if url == MEMORY:
         return MemoryRoomStore()
     engine = make_engine(url, fsync=config.DATABASE_FSYNC)
     upgrade(engine)
-    return SqlRoomStore(DbWorker(engine, runtime, fsync=config.DATABASE_FSYNC))
+    return SqlRoomStore(make_worker(engine, runtime, config.DATABASE_FSYNC))
+
+
+def make_worker(engine: Engine, runtime: Runtime, fsync: bool = False) -> DbWorker | LocalDbWorker:
+    """PostgreSQL's driver can wait cooperatively, so its work runs in this process; SQLite's
+    cannot, so its work runs in the database process."""
+    from .worker import DbWorker, LocalDbWorker
+
+    if engine.dialect.name == "postgresql":
+        return LocalDbWorker(engine, runtime)
+    return DbWorker(engine, runtime, fsync=fsync)
 
 
 def recover(sockets: LoungeSockets) -> list[Room]:
@@ -59,4 +71,5 @@ def recover(sockets: LoungeSockets) -> list[Room]:
     return rooms
 
 
-__all__ = ["DbWorker", "Runtime", "SqlRoomStore", "open_store", "recover"]
+__all__ = ["DbWorker", "LocalDbWorker", "Runtime", "SqlRoomStore", "make_worker", "open_store",
+           "recover"]

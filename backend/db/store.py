@@ -19,7 +19,7 @@ from ..store import CHAT_HISTORY, MemoryRoomStore
 from . import queries
 from .queries import Writes
 from .records import Saved, dumps, new_match_id, players_of, rebuild, seat_records
-from .worker import DbWorker
+from .worker import DbWorker, LocalDbWorker
 
 log = logging.getLogger(__name__)
 ACTIVITY_STEP_MS = 60_000  # a room's last-activity time is rewritten at most once a minute
@@ -27,11 +27,12 @@ SAVE_FAILED = "The lounge could not save that just now: try again"
 
 
 class SqlRoomStore(MemoryRoomStore):
-    """Rooms, seats, matches and chat in a database, through a :class:`DbWorker`. Live rooms
+    """Rooms, seats, matches and chat in a database, through a worker (see
+    :mod:`backend.db.worker`). Live rooms
     are read from memory (the in-memory store this extends); every change is written through
     to the database before the memory copy is updated."""
 
-    def __init__(self, worker: DbWorker, history: int = CHAT_HISTORY) -> None:
+    def __init__(self, worker: DbWorker | LocalDbWorker, history: int = CHAT_HISTORY) -> None:
         super().__init__(history)
         self.worker = worker
         self._saved: dict[str, Saved] = {}

@@ -21,6 +21,7 @@ import itertools
 import logging
 import os
 import pickle
+import queue
 import socket
 import subprocess
 import sys
@@ -33,7 +34,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from .process import FrameReader, Job, frame, job_frame
+from .process import Batches, FrameReader, Job, frame, job_frame
 
 log = logging.getLogger(__name__)
 SPIN_SECONDS = 0.0005
@@ -46,17 +47,17 @@ class DatabaseGone(Exception):
 
 @dataclass(frozen=True)
 class Runtime:
-    """How to start a task and make an event in the server's async mode."""
+    """How to start a task, make a queue and make an event in the server's async mode."""
 
     spawn: Callable[..., Any]
+    make_queue: Callable[[], Any]
     make_event: Callable[[], Any]
 
     @classmethod
     def of_socketio(cls, socketio: Any) -> Runtime:
-        make_event = socketio.server.eio.create_event
-        if socketio.async_mode == "eventlet":
-            make_event = _eventlet_event()
-        return cls(socketio.start_background_task, make_event)
+        eio = socketio.server.eio
+        make_event = _eventlet_event() if socketio.async_mode == "eventlet" else eio.create_event
+        return cls(socketio.start_background_task, eio.create_queue, make_event)
 
     @classmethod
     def threads(cls) -> Runtime:
@@ -67,7 +68,7 @@ class Runtime:
             thread.start()
             return thread
 
-        return cls(spawn, threading.Event)
+        return cls(spawn, queue.Queue, threading.Event)
 
 
 def _eventlet_event() -> Callable[[], Any]:
@@ -237,3 +238,58 @@ class DbWorker:
                 self._link = _Link(self.url, self.fsync)
                 self.runtime.spawn(self._link.read, self)
             return self._link
+
+
+class LocalDbWorker:
+    """The same as :class:`DbWorker`, but the batches run in this process, in a writer task:
+    for PostgreSQL, whose driver waits for the network cooperatively (psycopg through the
+    green ``select``), so that a save costs no hop to another process. Only the writer task
+    uses the connection."""
+
+    MAX_BATCH = 256
+    pid = None
+
+    def __init__(self, engine: Engine, runtime: Runtime) -> None:
+        self.engine = engine
+        self.runtime = runtime
+        self._batches = Batches(engine)
+        self._queue = runtime.make_queue()
+        self._start_lock = threading.Lock()
+        self._started = False
+        self.jobs = 0
+
+    @property
+    def batches(self) -> int:
+        """How many batches have run."""
+        return self._batches.count
+
+    def run(self, job: Job) -> Any:
+        """Run one job in a committed transaction; its result, or its exception."""
+        return self.submit(job).result()
+
+    def submit(self, job: Job) -> Pending:
+        """Queue one job to run in a committed transaction, without waiting for it."""
+        with self._start_lock:
+            if not self._started:
+                self._started = True
+                self.runtime.spawn(self._write)
+        pending = Pending(self.runtime.make_event())
+        self.jobs += 1
+        self._queue.put((job, pending))
+        return pending
+
+    def close(self) -> None:
+        """Nothing to end: the connection goes with the engine."""
+
+    def _write(self) -> None:
+        while True:
+            waiting = [self._queue.get()]
+            while len(waiting) < self.MAX_BATCH and self._queue.qsize():
+                waiting.append(self._queue.get())
+            try:
+                outcomes = self._batches.run([job for job, _ in waiting])
+            except Exception as exc:  # the writer must outlive any failure
+                log.exception("a database batch failed")
+                outcomes = [(False, exc)] * len(waiting)
+            for (_, pending), (ok, value) in zip(waiting, outcomes, strict=True):
+                pending.finish(ok, value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from backend.db import DbWorker, Runtime, SqlRoomStore
+from backend.db import Runtime, SqlRoomStore, make_worker
 from backend.db.database import make_engine, upgrade
 from backend.rooms import Lounge, Room
 
@@ -16,7 +16,7 @@ def open_sql_store(url: str) -> SqlRoomStore:
     database process ends after the test: see ``close_stores``)."""
     engine = make_engine(url)
     upgrade(engine)
-    store = SqlRoomStore(DbWorker(engine, Runtime.threads()))
+    store = SqlRoomStore(make_worker(engine, Runtime.threads()))
     OPENED.append(store)
     return store
 

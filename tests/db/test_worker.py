@@ -1,6 +1,7 @@
-"""The database process behind the SQL store: a crash of it costs only the saves in flight
-(refused, and the room put back), the next job starts a new one, a bad job fails alone, and
-the process never outlives the server."""
+"""The workers behind the SQL store. SQLite's database process: a crash of it costs only the
+saves in flight (refused, and the room put back), the next job starts a new one, a bad job
+fails alone, and the process never outlives the server. On both databases, a locked database
+holds up only the moves waiting for it, never the server's event loop."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ import time
 import psutil
 import pytest
 import requests
+from sqlalchemy import text
 
+from backend.db.database import make_engine
 from backend.db.process import Batches
 from backend.db.queries import Writes
 from backend.errors import LoungeError
 from backend.rooms import Lounge
-from tests.server.harness import TIMEOUT, Player, Server, create_room
+from tests.server.harness import TIMEOUT, Player, Server, create_room, start_game
 
 from .helpers import open_sql_store, play, started_room
 
@@ -29,8 +32,8 @@ def wait_until(check, seconds: float = 10.0) -> None:
         time.sleep(0.02)
 
 
-def test_a_save_in_flight_when_the_database_process_dies_is_refused(db_url):
-    store = open_sql_store(db_url)
+def test_a_save_in_flight_when_the_database_process_dies_is_refused(sqlite_url):
+    store = open_sql_store(sqlite_url)
     room = started_room(Lounge(store), "tic-tac-toe", 2)
     pid = store.worker.pid
     os.kill(pid, signal.SIGSTOP)  # the save below is sent, and never answered
@@ -55,7 +58,7 @@ def test_a_save_in_flight_when_the_database_process_dies_is_refused(db_url):
     with room.lock:
         play(room, store, 2)  # a new database process takes over
     assert store.worker.pid not in (None, pid)
-    assert open_sql_store(db_url).load()[0].match.log == room.match.log
+    assert open_sql_store(sqlite_url).load()[0].match.log == room.match.log
 
 
 def test_a_job_that_cannot_be_sent_fails_alone(sqlite_url):
@@ -103,3 +106,34 @@ def test_the_database_process_dies_with_the_server(tmp_path):
         output = server.stop()
     gone, alive = psutil.wait_procs(children, timeout=10)
     assert not alive, output
+
+
+def test_a_locked_database_holds_up_the_move_not_the_server(db_url):
+    server = Server(DATABASE_URL=db_url)
+    blocker = make_engine(db_url).connect()
+    try:
+        host, guest = Player(server.url).connect(), Player(server.url).connect()
+        room = create_room(server.url, host.token, "tic-tac-toe")
+        host.ok("join", {"room": room["code"]})
+        start_game(room, host, [guest])
+        if blocker.dialect.name == "sqlite":
+            blocker.exec_driver_sql("BEGIN EXCLUSIVE")
+        else:
+            blocker.execute(text("LOCK TABLE match_moves IN ACCESS EXCLUSIVE MODE"))
+        acks: list[dict] = []
+        host.sio.emit("move", {"move": "place", "args": [4], "seat": 0}, callback=acks.append)
+        time.sleep(0.5)
+        started = time.monotonic()
+        assert requests.get(f"{server.url}/api/health", timeout=TIMEOUT).ok
+        assert time.monotonic() - started < 1.0  # the loop serves others meanwhile
+        assert acks == [] and guest.version() == 0  # nobody is told before the commit
+        blocker.rollback()
+        wait_until(lambda: acks)
+        assert acks[0]["ok"] and acks[0]["version"] == 1
+        guest.wait_for(lambda: guest.version() == 1)
+        host.drop()
+        guest.drop()
+    finally:
+        blocker.close()
+        output = server.stop()
+    assert "Traceback" not in output, output
