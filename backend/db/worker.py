@@ -1,17 +1,19 @@
-"""Database work in a process of its own, with group commit.
+"""Database work off the event loop, with group commit.
 
-Every database call goes through one :class:`DbWorker`. Callers hand it a job (a picklable
-function of a SQLAlchemy connection, see :mod:`backend.db.queries`) and wait for it
-cooperatively. The job is sent at once to the database process (:mod:`backend.db.process`),
-which runs every job that has arrived by then in one transaction and answers each once it is
-committed; so the event loop never blocks on the database, and a batch of many rooms' moves
-costs one commit.
+Every database call goes through one worker. Callers hand it a job (a picklable function of a
+SQLAlchemy connection, see :mod:`backend.db.queries`) and wait for it cooperatively; the jobs
+waiting at one moment run together in one transaction, so a batch of many rooms' moves costs
+one commit. Two workers, one interface:
 
-Why a process and not a native thread: a thread shares this process's GIL with the event loop,
-and under load each of its database calls waited for the loop to let go of the GIL (a batch of
-two saves took 4 ms against 0.35 ms on its own). The process has its own. If it dies, the jobs
-in flight fail (their saves are rolled back in memory and refused) and the next job starts a
-new one.
+- :class:`DbWorker` (SQLite, whose driver blocks) sends each job at once to the database
+  process (:mod:`backend.db.process`), which answers each once its batch is committed. Not a
+  native thread: a thread shares this process's GIL with the event loop, and under load each
+  of its database calls waited for the loop to let go of it (a batch of two saves took 4 ms
+  against 0.35 ms on its own). If the process dies, the jobs in flight fail (their saves are
+  rolled back in memory and refused) and the next job starts a new one.
+- :class:`LocalDbWorker` (PostgreSQL) runs the batches in this process on a writer task:
+  psycopg waits for the network through the green ``select`` (see :func:`backend.serve.
+  monkey_patch`), so the loop serves everyone else meanwhile, and a save costs no extra hop.
 """
 
 from __future__ import annotations
