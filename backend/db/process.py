@@ -145,9 +145,9 @@ def answers(batch: int, ids: Iterable[int], outcomes: Iterable[tuple[bool, Any]]
     for job_id, (ok, value) in zip(ids, outcomes, strict=True):
         try:
             out += frame((job_id, ok, value, batch))
-        except Exception as exc:  # an exception or result that will not pickle
-            out += frame((job_id, False, DatabaseError(f"{type(value).__name__}: {value}"
-                                                       if not ok else repr(exc)), batch))
+        except Exception as exc:  # an exception or a result that will not pickle
+            reason = f"{type(value).__name__}: {value}" if not ok else f"unsendable: {exc!r}"
+            out += frame((job_id, False, DatabaseError(reason), batch))
     return bytes(out)
 
 

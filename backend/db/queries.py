@@ -9,7 +9,7 @@ module needs only SQLAlchemy and the models, so that the database process starts
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -50,16 +50,12 @@ class Writes:
         transaction. The statements are compiled by SQLAlchemy once per dialect and run on the
         driver's own cursor: SQLAlchemy's work for each execution was most of a save's cost."""
         cursor = conn.connection.driver_connection.cursor()
-        for step, statement in _compiled(conn.dialect).items():  # rows before their children
-            rows = [row for save in saves for row in save.steps.get(step, ())]
-            if step == "users":
-                rows = list({row["id"]: row for row in rows}.values())  # one row per user
+        for statement, rows in _by_statement(conn.dialect, saves):
             if len(rows) == 1:  # cheaper than executemany of one row (psycopg pipelines it)
                 cursor.execute(statement.sql, statement.params(rows[0]))
-            elif rows:
+            else:
                 cursor.executemany(statement.sql, [statement.params(row) for row in rows])
         cursor.close()
-
 
     @staticmethod
     def commit_many(conn: Connection, saves: list[Writes]) -> bool:
@@ -75,10 +71,7 @@ class Writes:
         driver = conn.connection.driver_connection
         cursor = ClientCursor(driver)
         parts = ["BEGIN"]
-        for step, statement in _compiled(conn.dialect).items():  # rows before their children
-            rows = [row for save in saves for row in save.steps.get(step, ())]
-            if step == "users":
-                rows = list({row["id"]: row for row in rows}.values())  # one row per user
+        for statement, rows in _by_statement(conn.dialect, saves):
             parts += [cursor.mogrify(statement.sql, statement.params(row)) for row in rows]
         driver.autocommit = True  # the text holds its own transaction
         try:
@@ -91,6 +84,17 @@ class Writes:
             cursor.close()
             driver.autocommit = False
         return True
+
+
+def _by_statement(dialect: Any, saves: list[Writes]) -> Iterator[tuple[_Statement, list]]:
+    """Each kind of write the saves need, in order (rows before their children), with the
+    rows of all the saves for it."""
+    for step, statement in _compiled(dialect).items():
+        rows = [row for save in saves for row in save.steps.get(step, ())]
+        if step == "users":
+            rows = list({row["id"]: row for row in rows}.values())  # one row per user
+        if rows:
+            yield statement, rows
 
 
 def _statements() -> dict[str, Callable[[Any], Any]]:
