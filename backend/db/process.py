@@ -144,6 +144,8 @@ def answers(batch: int, ids: Iterable[int], outcomes: Iterable[tuple[bool, Any]]
     out = bytearray()
     for job_id, (ok, value) in zip(ids, outcomes, strict=True):
         try:
+            if not ok:  # some exceptions pickle but cannot be rebuilt from it
+                pickle.loads(pickle.dumps(value))
             out += frame((job_id, ok, value, batch))
         except Exception as exc:  # an exception or a result that will not pickle
             reason = f"{type(value).__name__}: {value}" if not ok else f"unsendable: {exc!r}"

@@ -6,7 +6,9 @@ holds up only the moves waiting for it, never the server's event loop."""
 from __future__ import annotations
 
 import os
+import pickle
 import signal
+import socket
 import threading
 import time
 
@@ -16,7 +18,7 @@ import requests
 from sqlalchemy import text
 
 from backend.db.database import make_engine
-from backend.db.process import Batches
+from backend.db.process import Batches, FrameReader, answers
 from backend.db.queries import Writes
 from backend.errors import LoungeError
 from backend.rooms import Lounge
@@ -137,3 +139,27 @@ def test_a_locked_database_holds_up_the_move_not_the_server(db_url):
         blocker.close()
         output = server.stop()
     assert "Traceback" not in output, output
+
+
+
+class Unbuildable(Exception):
+    """An exception that pickles but cannot be rebuilt from its pickle."""
+
+    def __init__(self, a: int, b: int) -> None:
+        super().__init__(f"{a} and {b}")
+
+
+def decoded(raw: bytes) -> list:
+    """The messages in a run of frames, read back as the server reads them."""
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        ours.sendall(raw)
+        return [pickle.loads(frame) for frame in FrameReader(theirs).read()]
+
+
+def test_an_error_that_cannot_travel_back_still_answers_its_job():
+    first, second = decoded(answers(7, [1, 2], [(False, Unbuildable(1, 2)), (True, 5)]))
+    job_id, ok, error, batch = first
+    assert (job_id, ok, batch) == (1, False, 7)
+    assert "Unbuildable: 1 and 2" in str(error)
+    assert second == (2, True, 5, 7)
