@@ -176,7 +176,10 @@ class LoungeSockets:
 
     def send_states(self, room: Room, only: str | None = None) -> None:
         """Each connection's own states (or only one connection's)."""
-        for sid, state in room.deliveries(only):
+        self._emit_states(room.deliveries(only))
+
+    def _emit_states(self, deliveries: list[tuple[str, dict]]) -> None:
+        for sid, state in deliveries:
             self.server.emit("state", state, to=sid)
 
     def publish(self, room: Room, status_before: str) -> None:
@@ -188,10 +191,9 @@ class LoungeSockets:
         the error reaches the caller instead. The states are prepared while the change is
         being committed, and sent only once it is."""
         saved = self.lounge.store.start_save(room)
-        states = room.deliveries()
+        deliveries = room.deliveries()
         saved()
-        for sid, state in states:
-            self.server.emit("state", state, to=sid)
+        self._emit_states(deliveries)
         if room.status != status_before:
             self.send_room(room)
         self.bots.schedule(room)

@@ -28,9 +28,9 @@ SAVE_FAILED = "The lounge could not save that just now: try again"
 
 class SqlRoomStore(MemoryRoomStore):
     """Rooms, seats, matches and chat in a database, through a worker (see
-    :mod:`backend.db.worker`). Live rooms
-    are read from memory (the in-memory store this extends); every change is written through
-    to the database before the memory copy is updated."""
+    :mod:`backend.db.worker`). Live rooms are read from memory (the in-memory store this
+    extends); every change is written through to the database before the memory copy is
+    updated."""
 
     def __init__(self, worker: DbWorker | LocalDbWorker, history: int = CHAT_HISTORY) -> None:
         super().__init__(history)
@@ -161,7 +161,7 @@ def _plan(room: Room, saved: Saved | None) -> tuple[Saved, Writes]:
              "level": level, "ready": ready, "left": left}
             for i, (kind, name, user_id, level, ready, left) in enumerate(seats)])
         writes.add("users", *[{"id": s[2], "name": s[1], "created": now, "seen": now}
-                            for s in seats if s[0] == "human" and s[2]])
+                              for s in seats if s[0] == "human" and s[2]])
     _plan_match(writes, room, saved, new_round, match_id, now)
     return after, writes
 
@@ -191,4 +191,4 @@ def _plan_match(writes: Writes, room: Room, saved: Saved | None, new_round: bool
     was_over = not new_round and saved.match.result is not None
     if match.result is not None and not was_over:
         writes.add("finish_match", {"match": match_id, "result": dumps(match.result),
-                                  "moves": match.version, "finished": now})
+                                    "moves": match.version, "finished": now})
