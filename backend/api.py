@@ -70,26 +70,21 @@ def create_room() -> ResponseReturnValue:
         data = CREATE_ROOM.load(json_body())
     except ValidationError as exc:
         raise LoungeError("bad_request", validation_message(exc.messages)) from None
-    ctx = lounge_context()
-    room = ctx.lounge.create_room(user_id, data["game"], data["name"], data["public"])
-    ctx.sockets.watch_unclaimed(room)
-    with room.lock:
-        return jsonify(room.summary()), 201
+    summary = lounge_context().service.create_room(user_id, data["game"], data["name"],
+                                                   data["public"])
+    return jsonify(summary), 201
 
 
 @api.get("/rooms")
 def list_rooms() -> ResponseReturnValue:
     """Public rooms still waiting for players."""
-    rooms = lounge_context().lounge.public_rooms()
-    return jsonify({"rooms": [room.summary() for room in rooms]})
+    return jsonify({"rooms": lounge_context().service.public_rooms()})
 
 
 @api.get("/rooms/<key>")
 def get_room(key: str) -> ResponseReturnValue:
     """One room by its code (any case) or its id."""
-    room = lounge_context().lounge.find(key[:64])
-    with room.lock:
-        return jsonify(room.summary())
+    return jsonify(lounge_context().service.room_summary(key[:64]))
 
 
 @api.get("/health")

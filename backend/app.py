@@ -11,12 +11,14 @@ from flask_socketio import SocketIO
 from .api import api
 from .auth import TokenSigner
 from .config import Config, from_env
-from .db import Runtime, open_store, recover
+from .db import open_store, recover
 from .errors import register_error_handlers
 from .history import history
 from .ratelimit import KeyedLimiter
 from .rooms import Lounge
-from .sockets import LoungeSockets
+from .runtime import Runtime
+from .service import LoungeService
+from .sockets import LoungeSockets, SocketNotifier
 from .web import web
 from .wire import TextPacket
 
@@ -30,6 +32,7 @@ class LoungeContext:
     signer: TokenSigner
     socketio: SocketIO
     sockets: LoungeSockets
+    service: LoungeService
     rest_limiter: KeyedLimiter
 
 
@@ -60,16 +63,20 @@ def create_app(config: Config | None = None) -> Flask:
         app, async_mode=config.ASYNC_MODE, cors_allowed_origins=origin_check(config.CORS_ORIGINS),
         max_http_buffer_size=config.MAX_MESSAGE_BYTES, logger=False, engineio_logger=False,
         serializer=TextPacket, manage_session=False, async_handlers=False)
-    store = open_store(config, app.instance_path,
-                       Runtime.of_socketio(socketio))
+    runtime = Runtime.of_socketio(socketio)
+    store = open_store(config, app.instance_path, runtime)
     lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)
     signer = TokenSigner(config.SECRET_KEY, config.TOKEN_MAX_AGE_SECONDS)
-    sockets = LoungeSockets(socketio, lounge, signer, config)
+    sockets = LoungeSockets(socketio, signer, config)
+    service = LoungeService(lounge, SocketNotifier(sockets), runtime, config)
+    sockets.resolve = service.resolve
+    sockets.dispatch = lambda name, caller, data: service.operation(name)(caller, data)
     sockets.register()
-    recover(sockets)
+    recover(service)
     per_minute = config.REST_RATE_PER_MINUTE
     limiter = KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
-    app.extensions["lounge"] = LoungeContext(config, lounge, signer, socketio, sockets, limiter)
+    app.extensions["lounge"] = LoungeContext(config, lounge, signer, socketio, sockets, service,
+                                             limiter)
     app.register_blueprint(history)
     app.register_blueprint(api)
     app.register_blueprint(web)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from .config import Config
 from .errors import LoungeError
 from .rooms import PLAYING, Room
+from .runtime import Runtime
 
 log = logging.getLogger(__name__)
 Offload = Callable[..., object]
@@ -34,12 +35,12 @@ def offloader(mode: str) -> Offload:
 
 
 class BotRunner:
-    """Schedules bot decisions as background tasks of the Socket.IO server."""
+    """Schedules bot decisions as background tasks of the runtime."""
 
-    def __init__(self, socketio, config: Config, publish: Callable[[Room, str], None]) -> None:
-        self.socketio = socketio
+    def __init__(self, runtime: Runtime, config: Config, commit: Callable[[Room], None]) -> None:
+        self.runtime = runtime
         self.config = config
-        self.publish = publish
+        self.commit = commit
         self.pending: dict[tuple[str, int], tuple[int, int]] = {}
         self.random = random.Random()
         self.offload = offloader(config.ASYNC_MODE)
@@ -53,7 +54,7 @@ class BotRunner:
             if self.pending.get(key) == mark:
                 continue
             self.pending[key] = mark
-            self.socketio.start_background_task(self._run, room, seat, mark)
+            self.runtime.spawn(self._run, room, seat, mark)
 
     def _run(self, room: Room, seat: int, mark: tuple[int, int]) -> None:
         try:
@@ -76,7 +77,7 @@ class BotRunner:
         choice = self.offload(bot.choose, view, legal) if slow else bot.choose(view, legal)
         if choice is None:  # nothing worth doing now (Slapjack): wait for the next change
             return
-        self.socketio.sleep(self._pause(room, choice["move"]))
+        self.runtime.sleep(self._pause(room, choice["move"]))
         with room.lock:
             if room.closed or room.status != PLAYING or room.match is None:
                 return
@@ -87,7 +88,7 @@ class BotRunner:
             except LoungeError as exc:
                 log.warning("bot of seat %s chose an illegal move: %s", seat, exc.message)
                 return
-            self.publish(room, PLAYING)
+            self.commit(room)
 
     def _pause(self, room: Room, move: str) -> float:
         spec = room.game.moves.get(move)

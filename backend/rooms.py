@@ -66,6 +66,8 @@ class Room:
         self.round = 0
         self.hard_seconds = 1.0
         self.lock = threading.RLock()
+        self.told_mark: tuple[int, int] | None = None  # what the service last told of the table
+        self.told_status: str | None = None
 
     @property
     def host(self) -> str:
@@ -78,6 +80,10 @@ class Room:
         """The seats this user plays (their own and the local ones they added), not left."""
         return [i for i, s in enumerate(self.seats)
                 if s.user_id == user_id and s.kind != "bot" and not s.left]
+
+    def connections_of(self, user_id: str) -> list[str]:
+        """The user's connections in this room."""
+        return [conn for conn, user in self.connections.items() if user == user_id]
 
     def is_connected(self, user_id: str | None) -> bool:
         """Whether the user has a live connection in this room."""
@@ -176,7 +182,7 @@ class Room:
 
     def leave(self, user_id: str) -> bool:
         """The user goes for good; True when that closes the room (the host left)."""
-        for conn in [c for c, u in self.connections.items() if u == user_id]:
+        for conn in self.connections_of(user_id):
             del self.connections[conn]
         self.spectators.pop(user_id, None)
         if user_id == self.host:

@@ -15,12 +15,13 @@ if TYPE_CHECKING:
 
     from ..config import Config
     from ..rooms import Room
-    from ..sockets import LoungeSockets
+    from ..runtime import Runtime
+    from ..service import LoungeService
     from ..store import RoomStore
     from .store import SqlRoomStore
-    from .worker import DbWorker, LocalDbWorker, Runtime
+    from .worker import DbWorker, LocalDbWorker
 
-_LAZY = {"DbWorker": ".worker", "LocalDbWorker": ".worker", "Runtime": ".worker",
+_LAZY = {"DbWorker": ".worker", "LocalDbWorker": ".worker", "Runtime": "..runtime",
          "SqlRoomStore": ".store"}
 
 
@@ -54,20 +55,20 @@ def make_worker(engine: Engine, runtime: Runtime, fsync: bool = False) -> DbWork
     return DbWorker(engine, runtime, fsync=fsync)
 
 
-def recover(sockets: LoungeSockets) -> list[Room]:
+def recover(service: LoungeService) -> list[Room]:
     """After a start: every room of a durable store back, each seated player's grace period
     starting now, bots playing on, and housekeeping running. The rooms recovered."""
     from .housekeeping import Housekeeper
     from .store import SqlRoomStore
 
-    store = sockets.lounge.store
+    store = service.store
     if not isinstance(store, SqlRoomStore):
         return []
-    rooms = store.load(sockets.lounge.hard_seconds)
+    rooms = store.load(service.lounge.hard_seconds)
     for room in rooms:
         with room.lock:
-            sockets.resume(room)
-    Housekeeper(sockets, store).start()
+            service.resume(room)
+    Housekeeper(service, store).start()
     return rooms
 
 

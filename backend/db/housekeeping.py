@@ -10,7 +10,7 @@ from ..rooms import now_ms
 from .store import SqlRoomStore
 
 if TYPE_CHECKING:
-    from ..sockets import LoungeSockets
+    from ..service import LoungeService
 
 log = logging.getLogger(__name__)
 DAY_MS = 24 * 3600 * 1000
@@ -19,17 +19,18 @@ DAY_MS = 24 * 3600 * 1000
 class Housekeeper:
     """Sweeps the lounge every ``HOUSEKEEPING_SECONDS`` in a background task."""
 
-    def __init__(self, sockets: LoungeSockets, store: SqlRoomStore) -> None:
-        self.sockets = sockets
+    def __init__(self, service: LoungeService, store: SqlRoomStore) -> None:
+        self.service = service
         self.store = store
-        self.config = sockets.config
+        self.config = service.config
 
     def start(self) -> None:
-        self.sockets.socketio.start_background_task(self._loop)
+        """Sweep every HOUSEKEEPING_SECONDS from now on."""
+        self.service.runtime.spawn(self._loop)
 
     def _loop(self) -> None:
         while True:
-            self.sockets.socketio.sleep(self.config.HOUSEKEEPING_SECONDS)
+            self.service.runtime.sleep(self.config.HOUSEKEEPING_SECONDS)
             try:
                 self.sweep()
             except Exception:
@@ -52,6 +53,6 @@ class Housekeeper:
                 continue
             with room.lock:
                 if not room.closed:
-                    self.sockets.close_room(room, "abandoned")
+                    self.service.close_room(room, "abandoned")
                     closed += 1
         return closed

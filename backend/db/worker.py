@@ -23,86 +23,24 @@ import itertools
 import logging
 import os
 import pickle
-import queue
 import socket
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
 
+from ..runtime import Runtime
 from .process import Batches, FrameReader, Job, frame, job_frame
 
 log = logging.getLogger(__name__)
-SPIN_SECONDS = 0.0005
 PROJECT = Path(__file__).resolve().parents[2]
 
 
 class DatabaseGone(Exception):
     """The database process ended before it answered."""
-
-
-@dataclass(frozen=True)
-class Runtime:
-    """How to start a task, make a queue and make an event in the server's async mode."""
-
-    spawn: Callable[..., Any]
-    make_queue: Callable[[], Any]
-    make_event: Callable[[], Any]
-
-    @classmethod
-    def of_socketio(cls, socketio: Any) -> Runtime:
-        eio = socketio.server.eio
-        make_event = _eventlet_event() if socketio.async_mode == "eventlet" else eio.create_event
-        return cls(socketio.start_background_task, eio.create_queue, make_event)
-
-    @classmethod
-    def threads(cls) -> Runtime:
-        """Plain threads: for the command line and tests outside a server."""
-
-        def spawn(target: Callable[..., Any], *args: Any) -> threading.Thread:
-            thread = threading.Thread(target=target, args=args, daemon=True)
-            thread.start()
-            return thread
-
-        return cls(spawn, queue.Queue, threading.Event)
-
-
-def _eventlet_event() -> Callable[[], Any]:
-    """eventlet's own one-shot event, with ``set``: waking a waiter costs a third of what its
-    green ``threading.Event`` costs, which counts on every move.
-
-    One waiter at a time keeps the loop turning for up to SPIN_SECONDS before it sleeps: a
-    commit takes less than that, and an idle process that sleeps wakes up slowly (on the
-    benchmark machine, a tenth of a millisecond: a fifth of a move). Only one, because many
-    spinning waiters would cost the loop more than their sleeps cost them."""
-    from eventlet import sleep
-    from eventlet.event import Event
-
-    spinning = [False]
-
-    class Done(Event):
-        def set(self) -> None:
-            if not self.ready():
-                self.send(None)
-
-        def wait(self, timeout: float | None = None) -> Any:
-            if not spinning[0] and not self.ready():
-                spinning[0] = True
-                try:
-                    deadline = time.perf_counter() + SPIN_SECONDS
-                    while not self.ready() and time.perf_counter() < deadline:
-                        sleep(0)
-                finally:
-                    spinning[0] = False
-            return super().wait(timeout)
-
-    return Done
 
 
 class Pending:

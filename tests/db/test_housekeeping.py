@@ -22,7 +22,7 @@ def test_abandoned_rooms_close_and_old_games_go(sqlite_url):
     with finished.lock:
         play(finished, store, 9)
     idle = ctx.lounge.create_room(new_user(), "poker99", "Idle", public=True)
-    keeper = Housekeeper(ctx.sockets, store)
+    keeper = Housekeeper(ctx.service, store)
     assert keeper.sweep() == {"rooms": 0, "matches": 0, "users": 0}
     assert keeper.sweep(now_ms() + 2 * 3600 * 1000) == {"rooms": 2, "matches": 0, "users": 0}
     assert store.get(idle.id) is None and idle.closed and store.count() == 0

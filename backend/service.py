@@ -1,0 +1,288 @@
+"""The application layer: every change to a room goes through here, is saved, then told.
+
+The transports (Socket.IO in :mod:`backend.sockets`, REST in :mod:`backend.api`) hand the
+service who is asking (a :class:`Caller`) and what they sent, already validated. The service
+changes the room (:mod:`backend.rooms`, which asks ``shared_rules`` about every move),
+commits it (:meth:`LoungeService.commit`: the store saves the change before anyone hears of it)
+and tells the room's connections through a :class:`Notifier`. Grace periods, unclaimed rooms
+and the bots' turns are scheduled here too, on the :class:`~backend.runtime.Runtime`.
+
+One service runs the rooms of one process. In cluster mode (:mod:`backend.cluster`) each room
+is run by the service of the process that owns it; the others forward their callers' events.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import count
+from typing import Protocol
+
+from .bots import BotRunner
+from .config import Config
+from .errors import LoungeError
+from .rooms import Lounge, Room
+from .runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sent an event: their connection (an opaque id), their user id, and the room the
+    event is for (None before a join)."""
+
+    conn: str
+    user_id: str
+    room_id: str | None = None
+
+
+class Notifier(Protocol):
+    """How the service tells the room's connections (the transport implements it)."""
+
+    def send(self, conn: str, event: str, data: dict) -> None:
+        """One message to one connection."""
+
+    def broadcast(self, room: Room, event: str, data: dict) -> None:
+        """One message to every connection in the room."""
+
+    def dismiss(self, room: Room, conns: list[str]) -> None:
+        """These connections are no longer in the room (they left it)."""
+
+    def closed(self, room: Room, conns: list[str], reason: str) -> None:
+        """The room closed: everyone in it gets ``closed`` and is dismissed."""
+
+
+class LoungeService:
+    """The lounge's operations on rooms, for one process's rooms."""
+
+    def __init__(self, lounge: Lounge, notifier: Notifier, runtime: Runtime,
+                 config: Config) -> None:
+        self.lounge = lounge
+        self.store = lounge.store
+        self.notifier = notifier
+        self.runtime = runtime
+        self.config = config
+        self.absences: dict[tuple[str, str], int] = {}
+        self._absence_ids = count(1)
+        self.bots = BotRunner(runtime, config, self.commit)
+
+    # -- saving, then telling ----------------------------------------------------------------
+
+    def commit(self, room: Room, seats_changed: bool = False) -> None:
+        """Save the room, then tell: each connection its own states if the match moved, the
+        room object if its seats or status changed, then the bots' next turns. Called with
+        the room's lock held.
+
+        Write before tell: the store saves the change (a durable store returns once it is
+        committed) before anyone hears of it; if it cannot, the room goes back as it was and
+        the error reaches the caller instead. The states are prepared while the change is
+        being committed, and sent only once it is."""
+        saved = self.store.start_save(room)
+        moved = room.mark() != room.told_mark
+        deliveries = room.deliveries() if moved else []
+        saved()
+        if seats_changed:  # the seats first: the states may be about seats just changed
+            self.notifier.broadcast(room, "room", room.summary())
+        for conn, state in deliveries:
+            self.notifier.send(conn, "state", state)
+        if not seats_changed and room.status != room.told_status:
+            self.notifier.broadcast(room, "room", room.summary())
+        room.told_mark, room.told_status = room.mark(), room.status
+        self.bots.schedule(room)
+
+    def send_states(self, room: Room, conn: str) -> None:
+        """One connection's own states (after it joined)."""
+        for target, state in room.deliveries(conn):
+            self.notifier.send(target, "state", state)
+
+    def close_room(self, room: Room, reason: str) -> None:
+        """Everyone gets ``closed``; the room and its code are gone. Lock held."""
+        self.notifier.closed(room, list(room.connections), reason)
+        self.lounge.close(room)
+
+    # -- rooms from REST ---------------------------------------------------------------------
+
+    def create_room(self, user_id: str, slug: str, name: str, public: bool) -> dict:
+        """Open a room hosted by ``user_id``; its room object. It closes if its host never
+        connects."""
+        room = self.lounge.create_room(user_id, slug, name, public)
+        self.watch_unclaimed(room)
+        with room.lock:
+            return room.summary()
+
+    def room_summary(self, key: str) -> dict:
+        """The room object of a room, by code or id."""
+        room = self.lounge.find(key)
+        with room.lock:
+            return room.summary()
+
+    def public_rooms(self) -> list[dict]:
+        """Public rooms still waiting for players, newest first."""
+        return [room.summary() for room in self.lounge.public_rooms()]
+
+    def resolve(self, key: str) -> str:
+        """The id of the open room with this code or id; not_found otherwise."""
+        return self.lounge.find(key).id
+
+    # -- joining and leaving -----------------------------------------------------------------
+
+    def room(self, caller: Caller) -> Room:
+        """The open room the caller's event is for; not_in_room otherwise."""
+        room = self.store.get(caller.room_id) if caller.room_id else None
+        if room is None or room.closed:
+            raise LoungeError("not_in_room", "Join a room first")
+        return room
+
+    def join(self, caller: Caller, data: dict) -> dict:
+        """Enter a room: your seats back, a new seat, or a spectator place."""
+        room = self.room(caller)
+        with room.lock:
+            result = room.attach(caller.conn, caller.user_id, data.get("name"),
+                                 data.get("spectate", False))
+            self.absences.pop((room.id, caller.user_id), None)
+            self.commit(room, seats_changed=True)
+            self.send_states(room, caller.conn)
+            return {"room": room.summary(), **result, "chat": self.lounge.chat_history(room)}
+
+    def leave(self, caller: Caller, data: dict) -> None:
+        """Leave for good; the host leaving closes the room."""
+        room = self.room(caller)
+        with room.lock:
+            conns = room.connections_of(caller.user_id)
+            if room.leave(caller.user_id):
+                self.close_room(room, "host_left")
+                return
+            self.notifier.dismiss(room, conns)
+            self.absences.pop((room.id, caller.user_id), None)
+            self.commit(room, seats_changed=True)
+
+    def disconnect(self, caller: Caller, data: dict | None = None) -> None:
+        """A connection went away; a player with no connection left gets a grace period."""
+        room = self.store.get(caller.room_id) if caller.room_id else None
+        if room is None:
+            return
+        with room.lock:
+            gone = room.detach(caller.conn)
+            if room.closed:
+                return
+            if gone is not None and room.seats_of(gone):
+                self.start_grace(room, gone)
+            self.commit(room, seats_changed=True)
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    def chat(self, caller: Caller, data: dict) -> dict:
+        """A chat message to everyone in the room."""
+        room = self.room(caller)
+        with room.lock:
+            message = self.lounge.chat(room, caller.user_id, data["text"])
+            self.notifier.broadcast(room, "chat", message)
+        return {"id": message["id"]}
+
+    def ready(self, caller: Caller, data: dict) -> None:
+        """Mark your seat ready or not."""
+        self._change(caller, lambda room: room.set_ready(caller.user_id, data["ready"]))
+
+    def add_bot(self, caller: Caller, data: dict) -> dict:
+        """Host only: a bot seat."""
+        return {"seat": self._change(caller, lambda room: room.add_bot(caller.user_id,
+                                                                       data["level"]))}
+
+    def add_local(self, caller: Caller, data: dict) -> dict:
+        """Host only: a hot-seat player."""
+        return {"seat": self._change(caller, lambda room: room.add_local(caller.user_id,
+                                                                         data["name"]))}
+
+    def remove_seat(self, caller: Caller, data: dict) -> None:
+        """Host only: free a seat before the start."""
+        self._change(caller, lambda room: room.remove_seat(caller.user_id, data["seat"]))
+
+    def start(self, caller: Caller, data: dict) -> None:
+        """Host only: start the game."""
+        self._change(caller, lambda room: room.start(caller.user_id))
+
+    def rematch(self, caller: Caller, data: dict) -> None:
+        """Host only: a new game with the same seats."""
+        self._change(caller, lambda room: room.rematch(caller.user_id))
+
+    def _change(self, caller: Caller, action: Callable[[Room], object]) -> object:
+        """A change to the seats (or the start): everyone gets the new room object."""
+        room = self.room(caller)
+        with room.lock:
+            result = action(room)
+            self.commit(room, seats_changed=True)
+        return result
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def move(self, caller: Caller, data: dict) -> dict:
+        """A move for one of your seats."""
+        room = self.room(caller)
+        with room.lock:
+            version = room.move(caller.user_id, data["move"], data["args"], data["seat"])
+            self.commit(room)
+        return {"version": version}
+
+    def undo(self, caller: Caller, data: dict) -> dict:
+        """Take back your last move."""
+        room = self.room(caller)
+        with room.lock:
+            version = room.undo(caller.user_id, data["seat"])
+            self.commit(room)
+        return {"version": version}
+
+    # -- grace periods -----------------------------------------------------------------------
+
+    def start_grace(self, room: Room, user_id: str, delay: float | None = None) -> None:
+        """Give a user who went away a while to come back before they lose their seats (the
+        host: before the room closes)."""
+        mark = next(self._absence_ids)
+        self.absences[(room.id, user_id)] = mark
+        if delay is None:
+            host = user_id == room.host
+            delay = self.config.HOST_GRACE_SECONDS if host else self.config.PLAYER_GRACE_SECONDS
+        self.runtime.spawn(self._grace, room, user_id, mark, delay)
+
+    def resume(self, room: Room) -> None:
+        """A room rebuilt from the database (a restart, or a takeover): nobody is connected
+        yet, so every seated player's grace period starts now, and its bots play on."""
+        users = {room.host} | {s.user_id for s in room.seats
+                               if s.kind == "human" and not s.left and s.user_id}
+        for user_id in users:
+            self.start_grace(room, user_id)
+        self.bots.schedule(room)
+
+    def watch_unclaimed(self, room: Room) -> None:
+        """A room whose host never connects closes after UNCLAIMED_ROOM_SECONDS."""
+        self.start_grace(room, room.host, self.config.UNCLAIMED_ROOM_SECONDS)
+
+    def _grace(self, room: Room, user_id: str, mark: int, delay: float) -> None:
+        self.runtime.sleep(delay)
+        key = (room.id, user_id)
+        if self.absences.get(key) != mark:
+            return  # they came back (and maybe left again: a newer grace period runs)
+        del self.absences[key]
+        try:
+            with room.lock:
+                if room.closed or room.is_connected(user_id):
+                    return
+                if room.expire(user_id):
+                    self.close_room(room, "host_disconnected")
+                    return
+                self.commit(room, seats_changed=True)
+        except Exception:
+            log.exception("grace period of %s in room %s failed", user_id, room.code)
+
+    # -- the table of operations -------------------------------------------------------------
+
+    def operation(self, name: str) -> Callable[[Caller, dict], dict | None]:
+        """The operation an event names (see :data:`OPERATIONS`)."""
+        return getattr(self, OPERATIONS[name])
+
+
+#: Every operation a connection's event may ask for, by event name.
+OPERATIONS = {name: name for name in (
+    "join", "leave", "chat", "ready", "add_bot", "add_local", "remove_seat", "start", "rematch",
+    "move", "undo", "disconnect")}
