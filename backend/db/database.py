@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
@@ -87,11 +87,24 @@ def alembic_config(engine: Engine):
     return config
 
 
+MIGRATION_LOCK = 0x6C6F756E6765  # "lounge": the advisory lock held while migrating
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Apply every migration up to ``revision``."""
+    """Apply every migration up to ``revision``. On PostgreSQL, processes starting together
+    take turns (an advisory lock), so that only the first one migrates."""
     from alembic import command
 
-    command.upgrade(alembic_config(engine), revision)
+    if engine.dialect.name != "postgresql":
+        command.upgrade(alembic_config(engine), revision)
+        return
+    with engine.connect() as lock:
+        lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        try:
+            command.upgrade(alembic_config(engine), revision)
+        finally:
+            lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            lock.commit()
 
 
 def downgrade(engine: Engine, revision: str) -> None:

@@ -3,7 +3,9 @@ JSON values (seeds, arguments, players, results) are stored as text."""
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 ID = String(36)
@@ -94,3 +96,23 @@ class ChatRow(Base):
     text: Mapped[str] = mapped_column(Text)
     ts: Mapped[int] = mapped_column(BigInteger)
 
+
+
+class RoomLease(Base):
+    """Cluster mode: which process owns a room, until when, and the epoch (fencing token) of
+    that ownership. Every save of the room checks the epoch (``lounge_fence``)."""
+
+    __tablename__ = "room_leases"
+    room_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class Node(Base):
+    """Cluster mode: a running ``lounge serve`` process, alive while ``expires`` is ahead."""
+
+    __tablename__ = "lounge_nodes"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

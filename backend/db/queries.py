@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, func, select, update
+from sqlalchemy import Connection, bindparam, delete, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .models import ChatRow, MatchRow, MoveRow, RoomRow, SeatRow, User
+from .models import ChatRow, MatchRow, MoveRow, RoomLease, RoomRow, SeatRow, User
 
 ROOMS, SEATS, MATCHES = RoomRow.__table__, SeatRow.__table__, MatchRow.__table__
 MOVES, CHAT, USERS = MoveRow.__table__, ChatRow.__table__, User.__table__
+LEASES = RoomLease.__table__
 
 
 # -- writing a room's changes ------------------------------------------------------------------
@@ -113,7 +114,9 @@ def _statements() -> dict[str, Callable[[Any], Any]]:
                                          "seen": statement.excluded.seen})
 
     return {
+        "fence": lambda _d: FENCE,
         "insert_room": lambda _d: ROOMS.insert(),
+        "lease": lambda _d: NEW_LEASE,
         "update_room": update_room,
         "clear_seats": lambda _d: delete(SEATS).where(SEATS.c.room_id == bindparam("room")),
         "seats": lambda _d: SEATS.insert(),
@@ -127,6 +130,11 @@ def _statements() -> dict[str, Callable[[Any], Any]]:
     }
 
 
+# Cluster mode: a save of a leased room first checks that this process's epoch is still the
+# room's (see the migration 0002), and a new room is leased to its creator in its first save.
+FENCE = text("SELECT lounge_fence(:room, :epoch)")
+NEW_LEASE = text("INSERT INTO room_leases (room_id, owner, epoch, expires) "
+                 "VALUES (:room, :owner, :epoch, now() + make_interval(secs => :seconds))")
 WRITES = _statements()
 
 
@@ -160,16 +168,24 @@ def _compiled(dialect: Any) -> dict[str, _Statement]:
 # -- other writes --------------------------------------------------------------------------------
 
 
-def add_chat(row: dict, oldest_kept: int, conn: Connection) -> None:
+def fence(room_id: str, epoch: int | None, conn: Connection) -> None:
+    """Cluster mode: fail unless ``epoch`` is still the room's lease epoch (None: no lease)."""
+    if epoch is not None:
+        conn.execute(FENCE, {"room": room_id, "epoch": epoch})
+
+
+def add_chat(row: dict, oldest_kept: int, epoch: int | None, conn: Connection) -> None:
     """Store a chat message and drop the room's messages up to ``oldest_kept``."""
+    fence(row["room_id"], epoch, conn)
     conn.execute(CHAT.insert(), row)
     conn.execute(delete(CHAT).where(CHAT.c.room_id == row["room_id"],
                                     CHAT.c.seq <= oldest_kept))
 
 
-def delete_room(room_id: str, conn: Connection) -> None:
+def delete_room(room_id: str, epoch: int | None, conn: Connection) -> None:
     """The room, its seats and chat, and its unfinished match (which can never finish now);
     its finished matches stay, for their history."""
+    fence(room_id, epoch, conn)
     unfinished = select(MATCHES.c.id).where(MATCHES.c.room_id == room_id,
                                             MATCHES.c.finished.is_(None))
     conn.execute(delete(MOVES).where(MOVES.c.match_id.in_(unfinished)))
@@ -178,6 +194,8 @@ def delete_room(room_id: str, conn: Connection) -> None:
     conn.execute(delete(CHAT).where(CHAT.c.room_id == room_id))
     conn.execute(delete(SEATS).where(SEATS.c.room_id == room_id))
     conn.execute(delete(ROOMS).where(ROOMS.c.id == room_id))
+    if epoch is not None:
+        conn.execute(delete(LEASES).where(LEASES.c.room_id == room_id))
 
 
 def purge(matches_before: int, users_before: int, conn: Connection) -> dict[str, int]:
@@ -217,12 +235,23 @@ def _plain(row: Any) -> SimpleNamespace:
 
 def read_rooms(conn: Connection) -> list[StoredRoom]:
     """Every room with seats, with its current match, that match's moves and its chat."""
-    rooms = {row.id: StoredRoom(_plain(row), []) for row in conn.execute(select(ROOMS))}
-    for seat in conn.execute(select(SEATS).order_by(SEATS.c.room_id, SEATS.c.position)):
+    return read_some_rooms(None, conn)
+
+
+def read_some_rooms(ids: list[str] | None, conn: Connection) -> list[StoredRoom]:
+    """The rooms with these ids (None: every room), as :func:`read_rooms` reads them."""
+    query = select(ROOMS) if ids is None else select(ROOMS).where(ROOMS.c.id.in_(ids))
+    rooms = {row.id: StoredRoom(_plain(row), []) for row in conn.execute(query)}
+    if not rooms:
+        return []
+    seats = select(SEATS) if ids is None else select(SEATS).where(SEATS.c.room_id.in_(list(rooms)))
+    for seat in conn.execute(seats.order_by(SEATS.c.room_id, SEATS.c.position)):
         if seat.room_id in rooms:
             rooms[seat.room_id].seats.append(_plain(seat))
     current = (select(MATCHES).join(ROOMS, (ROOMS.c.id == MATCHES.c.room_id)
                                     & (ROOMS.c.round == MATCHES.c.round)))
+    if ids is not None:
+        current = current.where(ROOMS.c.id.in_(list(rooms)))
     by_match = {}
     for match in conn.execute(current):
         rooms[match.room_id].match = _plain(match)
@@ -232,7 +261,8 @@ def read_rooms(conn: Connection) -> list[StoredRoom]:
                  .order_by(MOVES.c.match_id, MOVES.c.version))
         for move in conn.execute(moves):
             by_match[move.match_id].moves.append(_plain(move))
-    for row in conn.execute(select(CHAT).order_by(CHAT.c.room_id, CHAT.c.seq)):
+    chat = select(CHAT) if ids is None else select(CHAT).where(CHAT.c.room_id.in_(list(rooms)))
+    for row in conn.execute(chat.order_by(CHAT.c.room_id, CHAT.c.seq)):
         if row.room_id in rooms:
             rooms[row.room_id].chat.append(chat_message(row))
     return [stored for stored in rooms.values() if stored.seats]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 
 from ..errors import LoungeError
@@ -36,6 +37,11 @@ class SqlRoomStore(MemoryRoomStore):
         super().__init__(history)
         self.worker = worker
         self._saved: dict[str, Saved] = {}
+        self.leases: Leasing | None = None  # cluster mode: the rooms' lease epochs
+
+    def lease(self, owner: str, seconds: float) -> None:
+        """Cluster mode: every room this store saves is leased; its writes are fenced."""
+        self.leases = Leasing(owner, seconds)
 
     def last_active(self, room_id: str) -> int | None:
         """When the room last changed (milliseconds), as far as the database knows."""
@@ -56,7 +62,7 @@ class SqlRoomStore(MemoryRoomStore):
         if room.closed:
             return _nothing  # a late message about a closed room must not bring it back
         saved = self._saved.get(room.id)
-        after, writes = _plan(room, saved)
+        after, writes = _plan(room, saved, self.leases)
         if not writes:
             return _nothing
         commit = self.worker.submit(writes)
@@ -78,8 +84,11 @@ class SqlRoomStore(MemoryRoomStore):
         """Forget a closed room; its finished games stay in the database for their history."""
         super().delete(room_id)
         self._saved.pop(room_id, None)
+        epoch = self._epoch(room_id)
+        if self.leases is not None:
+            self.leases.epochs.pop(room_id, None)
         try:
-            self.worker.run(partial(queries.delete_room, room_id))
+            self.worker.run(partial(queries.delete_room, room_id, epoch))
         except Exception:  # it comes back at the next start, and closes after its grace period
             log.exception("deleting room %s failed", room_id)
 
@@ -91,7 +100,8 @@ class SqlRoomStore(MemoryRoomStore):
         row = {"room_id": room_id, "seq": message["id"], "user_id": message["user_id"],
                "name": message["name"], "text": message["text"], "ts": message["ts"]}
         try:
-            self.worker.run(partial(queries.add_chat, row, message["id"] - self._history))
+            self.worker.run(partial(queries.add_chat, row, message["id"] - self._history,
+                                    self._epoch(room_id)))
         except Exception:
             log.exception("saving a chat message in room %s failed", room_id)
             raise LoungeError("internal", SAVE_FAILED) from None
@@ -99,10 +109,11 @@ class SqlRoomStore(MemoryRoomStore):
 
     # -- starting up -------------------------------------------------------------------------
 
-    def load(self, hard_seconds: float = 1.0) -> list[Room]:
-        """Every room of the database back in memory, its match replayed; the rooms."""
+    def load(self, hard_seconds: float = 1.0, ids: list[str] | None = None) -> list[Room]:
+        """Every room of the database (or those with these ids) back in memory, its match
+        replayed; the rooms."""
         loaded = []
-        for stored in self.worker.run(queries.read_rooms):
+        for stored in self.worker.run(partial(queries.read_some_rooms, ids)):
             try:
                 room = rebuild(stored, hard_seconds)
             except Exception:
@@ -114,6 +125,19 @@ class SqlRoomStore(MemoryRoomStore):
             self._chat[room.id] = deque(stored.chat, maxlen=self._history)
             loaded.append(room)
         return loaded
+
+    def forget(self, room_id: str) -> Room | None:
+        """Cluster mode: drop a room this process no longer owns from memory (the database
+        keeps it); the room dropped."""
+        room = self._rooms.get(room_id)
+        MemoryRoomStore.delete(self, room_id)
+        self._saved.pop(room_id, None)
+        if self.leases is not None:
+            self.leases.epochs.pop(room_id, None)
+        return room
+
+    def _epoch(self, room_id: str) -> int | None:
+        return None if self.leases is None else self.leases.epochs.get(room_id)
 
     # -- history -----------------------------------------------------------------------------
 
@@ -135,7 +159,18 @@ def _nothing() -> None:
     """A save with nothing to write."""
 
 
-def _plan(room: Room, saved: Saved | None) -> tuple[Saved, Writes]:
+@dataclass
+class Leasing:
+    """Cluster mode: this process's name as a lease owner, how long a new lease lasts, and the
+    epoch of each room it holds."""
+
+    owner: str
+    seconds: float
+    epochs: dict[str, int] = field(default_factory=dict)
+
+
+def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
+          ) -> tuple[Saved, Writes]:
     """What the database will hold of the room, and the writes that take it there (none when
     it already has it all). The writes are plain rows: the room may change again before they
     run."""
@@ -163,7 +198,20 @@ def _plan(room: Room, saved: Saved | None) -> tuple[Saved, Writes]:
         writes.add("users", *[{"id": s[2], "name": s[1], "created": now, "seen": now}
                               for s in seats if s[0] == "human" and s[2]])
     _plan_match(writes, room, saved, new_round, match_id, now)
+    if leases is not None and writes:
+        _plan_lease(writes, room, saved, leases)
     return after, writes
+
+
+def _plan_lease(writes: Writes, room: Room, saved: Saved | None, leases: Leasing) -> None:
+    """A new room's lease, or the fence of a leased one (which runs before the other writes:
+    see WRITES)."""
+    if saved is None and room.id not in leases.epochs:  # a new room: its creator holds it
+        leases.epochs[room.id] = 1
+        writes.add("lease", {"room": room.id, "owner": leases.owner, "epoch": 1,
+                             "seconds": leases.seconds})
+    else:
+        writes.add("fence", {"room": room.id, "epoch": leases.epochs.get(room.id, -1)})
 
 
 def _plan_match(writes: Writes, room: Room, saved: Saved | None, new_round: bool,
