@@ -70,30 +70,32 @@ def create_room() -> ResponseReturnValue:
         data = CREATE_ROOM.load(json_body())
     except ValidationError as exc:
         raise LoungeError("bad_request", validation_message(exc.messages)) from None
-    summary = lounge_context().service.create_room(user_id, data["game"], data["name"],
-                                                   data["public"])
+    summary = lounge_context().rooms.create_room(user_id, data["game"], data["name"],
+                                                 data["public"])
     return jsonify(summary), 201
 
 
 @api.get("/rooms")
 def list_rooms() -> ResponseReturnValue:
     """Public rooms still waiting for players."""
-    return jsonify({"rooms": lounge_context().service.public_rooms()})
+    return jsonify({"rooms": lounge_context().rooms.public_rooms()})
 
 
 @api.get("/rooms/<key>")
 def get_room(key: str) -> ResponseReturnValue:
     """One room by its code (any case) or its id."""
-    return jsonify(lounge_context().service.room_summary(key[:64]))
+    return jsonify(lounge_context().rooms.room_summary(key[:64]))
 
 
 @api.get("/health")
 def health() -> ResponseReturnValue:
     """Liveness and a few counts."""
     ctx = lounge_context()
-    return jsonify({"status": "ok", "rooms": ctx.lounge.store.count(),
-                    "connections": len(ctx.sockets.connections),
-                    "async_mode": ctx.config.ASYNC_MODE})
+    body = {"status": "ok", "rooms": ctx.lounge.store.count(),
+            "connections": len(ctx.sockets.connections), "async_mode": ctx.config.ASYNC_MODE}
+    if ctx.cluster is not None:
+        body["cluster"] = ctx.cluster.health()
+    return jsonify(body)
 
 
 @api.get("/openapi.json")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from flask import Flask
 from flask_cors import CORS
@@ -10,8 +11,11 @@ from flask_socketio import SocketIO
 
 from .api import api
 from .auth import TokenSigner
+from .cluster import ClusterBus, ClusterNode, ClusterNotifier, Directory, LeaseBook, new_node_id
 from .config import Config, from_env
 from .db import open_store, recover
+from .db.housekeeping import Housekeeper
+from .db.store import SqlRoomStore
 from .errors import register_error_handlers
 from .history import history
 from .ratelimit import KeyedLimiter
@@ -21,6 +25,16 @@ from .service import LoungeService
 from .sockets import LoungeSockets, SocketNotifier
 from .web import web
 from .wire import TextPacket
+
+
+class Rooms(Protocol):
+    """What REST asks about rooms."""
+
+    def create_room(self, user_id: str, slug: str, name: str, public: bool) -> dict: ...
+
+    def room_summary(self, key: str) -> dict: ...
+
+    def public_rooms(self) -> list[dict]: ...
 
 
 @dataclass
@@ -33,7 +47,9 @@ class LoungeContext:
     socketio: SocketIO
     sockets: LoungeSockets
     service: LoungeService
+    rooms: Rooms  # the service, or in cluster mode the cluster node (REST's view of rooms)
     rest_limiter: KeyedLimiter
+    cluster: ClusterNode | None = None
 
 
 def origin_check(allowed: tuple[str, ...]):
@@ -57,28 +73,66 @@ def create_app(config: Config | None = None) -> Flask:
     app.config.update(SECRET_KEY=config.SECRET_KEY, MAX_CONTENT_LENGTH=64 * 1024)
     app.json.sort_keys = False
     CORS(app, resources={r"/api/*": {"origins": list(config.CORS_ORIGINS)}})
+    node_id = new_node_id() if config.clustered else None
+    bus = ClusterBus(config.REDIS_URL, config.CLUSTER_NAME, node_id, _ignore) if node_id else None
     # async_handlers=False: a connection's events run in its own reader greenlet, one after the
     # other in arrival order, instead of spawning a task per event (which cost a third of a move).
     socketio = SocketIO(
         app, async_mode=config.ASYNC_MODE, cors_allowed_origins=origin_check(config.CORS_ORIGINS),
         max_http_buffer_size=config.MAX_MESSAGE_BYTES, logger=False, engineio_logger=False,
-        serializer=TextPacket, manage_session=False, async_handlers=False)
+        serializer=TextPacket, manage_session=False, async_handlers=False,
+        **({"client_manager": bus} if bus else {}))
     runtime = Runtime.of_socketio(socketio)
     store = open_store(config, app.instance_path, runtime)
     lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)
     signer = TokenSigner(config.SECRET_KEY, config.TOKEN_MAX_AGE_SECONDS)
     sockets = LoungeSockets(socketio, signer, config)
-    service = LoungeService(lounge, SocketNotifier(sockets), runtime, config)
-    sockets.resolve = service.resolve
-    sockets.dispatch = lambda name, caller, data: service.operation(name)(caller, data)
-    sockets.register()
-    recover(service)
+    if bus is None:
+        service = LoungeService(lounge, SocketNotifier(sockets), runtime, config)
+        rooms: Rooms = service
+        sockets.resolve = service.resolve
+        sockets.dispatch = lambda name, caller, data: service.operation(name)(caller, data)
+        sockets.register()
+        recover(service)
+        cluster = None
+    else:
+        service, cluster = _join_cluster(config, sockets, bus, lounge, runtime)
+        rooms = cluster
     per_minute = config.REST_RATE_PER_MINUTE
     limiter = KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
     app.extensions["lounge"] = LoungeContext(config, lounge, signer, socketio, sockets, service,
-                                             limiter)
+                                             rooms, limiter, cluster)
     app.register_blueprint(history)
     app.register_blueprint(api)
     app.register_blueprint(web)
     register_error_handlers(app)
     return app
+
+
+def _join_cluster(config: Config, sockets: LoungeSockets, bus: ClusterBus, lounge: Lounge,
+                  runtime: Runtime) -> tuple[LoungeService, ClusterNode]:
+    """Cluster mode: the service tells connections on any process, events go to the room's
+    owner, and this process starts taking rooms (instead of loading them all)."""
+    store = lounge.store
+    if not isinstance(store, SqlRoomStore):
+        raise ValueError("cluster mode needs a PostgreSQL DATABASE_URL")
+    node_id = bus.own.rsplit(":", 1)[1]
+    store.lease(node_id, config.LEASE_SECONDS)
+    sockets.node = node_id
+    directory = Directory(bus, config.CLUSTER_NAME)
+    service = LoungeService(lounge, ClusterNotifier(node_id, sockets, bus, directory), runtime,
+                            config)
+    url = store.worker.engine.url.render_as_string(hide_password=False)
+    node = ClusterNode(service, sockets, bus, LeaseBook(url, node_id, config.LEASE_SECONDS),
+                       directory)
+    bus.on_message = node.on_message
+    sockets.resolve = node.resolve
+    sockets.dispatch = node.dispatch
+    sockets.register()
+    node.start()
+    Housekeeper(service, store).start()
+    return service, node
+
+
+def _ignore(*_: object) -> None:
+    """No cluster messages are handled before the node is up."""

@@ -40,6 +40,10 @@ class Config:
     ABANDONED_ROOM_SECONDS: float = 6 * 3600.0
     MATCH_RETENTION_DAYS: float = 30.0
     HOUSEKEEPING_SECONDS: float = 600.0
+    REDIS_URL: str = ""  # set: cluster mode (several processes on Redis and PostgreSQL)
+    CLUSTER_NAME: str = "lounge"  # namespaces Redis channels and keys: one per lounge
+    LEASE_SECONDS: float = 5.0  # how long a process owns its rooms without renewing
+    FORWARD_SECONDS: float = 5.0  # how long an event may take to reach its room's owner
 
     def __post_init__(self) -> None:
         if self.ASYNC_MODE not in ASYNC_MODES:
@@ -54,6 +58,19 @@ class Config:
                 raise ValueError(f"{name} cannot be negative")
         if self.HOUSEKEEPING_SECONDS <= 0:
             raise ValueError("HOUSEKEEPING_SECONDS must be positive")
+        if self.LEASE_SECONDS < 1 or self.FORWARD_SECONDS <= 0:
+            raise ValueError("LEASE_SECONDS must be at least 1 and FORWARD_SECONDS positive")
+        if self.REDIS_URL and not self.DATABASE_URL.startswith(("postgres://", "postgresql")):
+            raise ValueError("REDIS_URL runs the lounge as a cluster, whose processes share "
+                             "their rooms through PostgreSQL: set DATABASE_URL to a "
+                             "postgresql:// URL")
+        if not all(c.isalnum() or c in "-_" for c in self.CLUSTER_NAME):
+            raise ValueError("CLUSTER_NAME may hold only letters, digits, - and _")
+
+    @property
+    def clustered(self) -> bool:
+        """Whether this process is one of a cluster (REDIS_URL is set)."""
+        return bool(self.REDIS_URL)
 
     def with_overrides(self, **changes: object) -> Config:
         """A copy with some settings changed."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import sys
 import warnings
 
 from .config import ASYNC_MODES
@@ -46,9 +47,19 @@ def run(args: argparse.Namespace) -> int:
     from .app import create_app
     from .config import from_env
 
-    config = from_env().with_overrides(HOST=args.host, PORT=args.port,
-                                       ASYNC_MODE=args.async_mode)
+    try:
+        config = from_env().with_overrides(HOST=args.host, PORT=args.port,
+                                           ASYNC_MODE=args.async_mode)
+    except ValueError as exc:
+        print(f"lounge serve: {exc}", file=sys.stderr, flush=True)
+        return 2
     app = create_app(config)
+    cluster = app.extensions["lounge"].cluster
+    if cluster is not None:
+        from .cluster import stop_on_sigterm
+
+        stop_on_sigterm(cluster, app.extensions["socketio"].start_background_task)
+        print(f"Cluster {config.CLUSTER_NAME!r}: this process is {cluster.node}", flush=True)
     if not os.environ.get("SECRET_KEY"):
         print("SECRET_KEY is not set: using a random key, so tokens end with this process",
               flush=True)

@@ -110,6 +110,7 @@ class LoungeService:
         room = self.lounge.create_room(user_id, slug, name, public)
         self.watch_unclaimed(room)
         with room.lock:
+            self.commit(room, seats_changed=True)
             return room.summary()
 
     def room_summary(self, key: str) -> dict:

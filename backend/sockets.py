@@ -64,12 +64,14 @@ class LoungeSockets:
         self.signer = signer
         self.config = config
         self.connections: dict[str, Connection] = {}
+        self.node: str | None = None  # cluster mode: this process's name, in connection names
         self.resolve: Callable[[str], str] = _unset
         self.dispatch: Dispatch = _unset
 
     def caller(self, conn: Connection, room_id: str | None = None) -> Caller:
-        """The service's view of a connection."""
-        return Caller(conn.sid, conn.user_id, room_id or conn.room_id)
+        """The service's view of a connection (named ``<process>.<sid>`` in a cluster)."""
+        name = conn.sid if self.node is None else f"{self.node}.{conn.sid}"
+        return Caller(name, conn.user_id, room_id or conn.room_id)
 
     # -- registration ------------------------------------------------------------------------
 
@@ -149,8 +151,10 @@ class LoungeSockets:
             return
         try:
             self.dispatch("disconnect", self.caller(conn), {})
-        except LoungeError as exc:  # the room's owner could not be reached: its sweep will
+        except LoungeError as exc:  # the owner's sweep of dead processes cannot see this one
             log.warning("disconnect of %s not delivered: %s", sid, exc.message)
+        except Exception:
+            log.exception("disconnect of %s failed", sid)
 
     def on_unknown(self, event: str, sid: str, *args: object) -> dict:
         """Any event the lounge does not know (or could not parse)."""

@@ -1,0 +1,127 @@
+"""Who owns which room: leases in PostgreSQL, each with an epoch (a fencing token).
+
+A process holds a room while its lease is renewed; a lease that ran out may be claimed by any
+process, which raises its epoch. Every save of a leased room checks the epoch in the same
+transaction (``lounge_fence``, migration 0002), so an owner that stalled past its lease can
+never write again. Processes are listed in ``lounge_nodes`` with their own expiry, so that an
+owner can tell which remote connections died with their process.
+
+Every call runs on this object's own engine (not the store's writer), so that renewals never
+wait behind a busy writer. All times are the database's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, text
+
+from ..db.database import make_engine
+
+BACKFILL = text("""
+    INSERT INTO room_leases (room_id, owner, epoch, expires)
+    SELECT id, '', 0, now() - interval '1 day' FROM rooms
+    ON CONFLICT (room_id) DO NOTHING""")
+REGISTER = text("""
+    INSERT INTO lounge_nodes (id, started, expires)
+    VALUES (:node, now(), now() + make_interval(secs => :seconds))""")
+HEARTBEAT = text("""
+    UPDATE lounge_nodes SET expires = now() + make_interval(secs => :seconds) WHERE id = :node""")
+RENEW = text("""
+    UPDATE room_leases SET expires = now() + make_interval(secs => :seconds)
+    WHERE owner = :node RETURNING room_id, epoch""")
+CLAIM = text("""
+    UPDATE room_leases SET owner = :node, epoch = epoch + 1,
+                           expires = now() + make_interval(secs => :seconds)
+    WHERE room_id IN (SELECT room_id FROM room_leases
+                      WHERE expires < now() AND (:any OR room_id = ANY(:ids))
+                      ORDER BY expires LIMIT :limit FOR UPDATE SKIP LOCKED)
+    RETURNING room_id, epoch""")
+RELEASE = text("""
+    UPDATE room_leases SET expires = now() - interval '1 day'
+    WHERE owner = :node AND room_id = ANY(:ids)""")
+OWNER = text("SELECT owner, epoch, expires > now() AS live FROM room_leases WHERE room_id = :room")
+ROOM_BY_CODE = text("SELECT id FROM rooms WHERE code = :code")
+ROOM_BY_ID = text("SELECT id FROM rooms WHERE id = :room")
+DEAD_NODES = text("SELECT id FROM lounge_nodes WHERE expires < now()")
+FORGET_NODES = text("DELETE FROM lounge_nodes WHERE expires < now() - interval '10 minutes'")
+LEAVE = text("DELETE FROM lounge_nodes WHERE id = :node")
+ORPHANS = text("""
+    DELETE FROM room_leases l WHERE l.room_id = ANY(:ids)
+    AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.id = l.room_id)""")
+
+
+@dataclass(frozen=True)
+class Owner:
+    """A room's lease: who holds it, at which epoch, and whether it is still running."""
+
+    node: str
+    epoch: int
+    live: bool
+
+
+class LeaseBook:
+    """The lease and process tables, for one process (``node``)."""
+
+    def __init__(self, url: str, node: str, seconds: float) -> None:
+        self.engine: Engine = make_engine(url)
+        self.node = node
+        self.seconds = seconds
+
+    def register(self) -> None:
+        """List this process, and lease out any room that has no lease yet (rooms made before
+        the lounge ran as a cluster), as free to claim."""
+        with self.engine.begin() as conn:
+            conn.execute(REGISTER, {"node": self.node, "seconds": self.seconds})
+            conn.execute(BACKFILL)
+
+    def renew(self) -> dict[str, int]:
+        """Extend this process's leases; every room it still holds, with its epoch."""
+        with self.engine.begin() as conn:
+            conn.execute(HEARTBEAT, {"node": self.node, "seconds": self.seconds})
+            rows = conn.execute(RENEW, {"node": self.node, "seconds": self.seconds})
+            return {row.room_id: row.epoch for row in rows}
+
+    def claim(self, ids: list[str] | None = None, limit: int = 100) -> dict[str, int]:
+        """Take over rooms whose lease ran out (only these ``ids``, if given); the rooms
+        taken, with their new epochs."""
+        params = {"node": self.node, "seconds": self.seconds, "any": ids is None,
+                  "ids": ids or [], "limit": limit}
+        with self.engine.begin() as conn:
+            return {row.room_id: row.epoch for row in conn.execute(CLAIM, params)}
+
+    def release(self, ids: list[str]) -> None:
+        """Give rooms up at once (a process stopping on purpose), free for others to claim."""
+        if ids:
+            with self.engine.begin() as conn:
+                conn.execute(RELEASE, {"node": self.node, "ids": ids})
+
+    def drop_orphans(self, ids: list[str]) -> None:
+        """Remove the leases of rooms that no longer exist."""
+        with self.engine.begin() as conn:
+            conn.execute(ORPHANS, {"ids": ids})
+
+    def owner(self, room_id: str) -> Owner | None:
+        """The room's lease; None when the room has none (it does not exist)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(OWNER, {"room": room_id}).first()
+        return None if row is None else Owner(row.owner, row.epoch, row.live)
+
+    def room_id(self, key: str, by_code: bool) -> str | None:
+        """The id of the room with this code (or id), if it exists."""
+        query, params = (ROOM_BY_CODE, {"code": key.upper()}) if by_code else (
+            ROOM_BY_ID, {"room": key})
+        with self.engine.connect() as conn:
+            return conn.execute(query, params).scalar()
+
+    def dead_nodes(self) -> set[str]:
+        """Processes whose heartbeat has stopped (long-dead ones are forgotten)."""
+        with self.engine.begin() as conn:
+            dead = {row.id for row in conn.execute(DEAD_NODES)}
+            conn.execute(FORGET_NODES)
+        return dead
+
+    def leave(self) -> None:
+        """This process is stopping: it is no longer listed."""
+        with self.engine.begin() as conn:
+            conn.execute(LEAVE, {"node": self.node})

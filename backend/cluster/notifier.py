@@ -1,0 +1,135 @@
+"""How the owner of a room tells its connections, wherever they are, and the room directory
+that every process reads for REST.
+
+A connection of a cluster is named ``<process>.<sid>``. Messages to this process's own
+connections never touch Redis (so rooms whose players are all on their owner keep working
+while Redis is away); messages to another process's connection go to that process's channel,
+in the order they were sent. The room object, chat and ``closed`` go to the room's Socket.IO
+room through Flask-SocketIO's message queue when anyone in the room is elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import defaultdict
+
+import orjson
+
+from ..errors import LoungeError
+from ..rooms import WAITING, Room
+from ..sockets import LoungeSockets, channel
+from .bus import BusDown, ClusterBus
+
+log = logging.getLogger(__name__)
+UNREACHABLE = "The lounge cannot reach its other servers just now: try again"
+
+
+def split(conn: str) -> tuple[str, str]:
+    """(process, sid) of a cluster connection name."""
+    node, _, sid = conn.partition(".")
+    return node, sid
+
+
+class Directory:
+    """Every open room's room object in Redis, written by its owner, so that any process can
+    answer ``GET /api/rooms`` and ``GET /api/rooms/<code>``."""
+
+    def __init__(self, bus: ClusterBus, cluster: str) -> None:
+        self.bus = bus
+        self.prefix = f"{cluster}:room:"
+        self.open_key = f"{cluster}:open"
+
+    def put(self, summary: dict) -> None:
+        """Keep a room's latest room object (and whether it is listed as open)."""
+        try:
+            pipe = self.bus.pipeline()
+            pipe.set(self.prefix + summary["id"], orjson.dumps(summary))
+            if summary["public"] and summary["status"] == WAITING:
+                pipe.zadd(self.open_key, {summary["id"]: summary["created"]})
+            else:
+                pipe.zrem(self.open_key, summary["id"])
+            pipe.execute()
+        except Exception as exc:
+            log.error("Redis: room %s not written to the directory (%s)", summary["code"], exc)
+
+    def remove(self, room_id: str) -> None:
+        """A closed room leaves the directory."""
+        try:
+            pipe = self.bus.pipeline()
+            pipe.delete(self.prefix + room_id)
+            pipe.zrem(self.open_key, room_id)
+            pipe.execute()
+        except Exception as exc:
+            log.error("Redis: closed room %s not removed from the directory (%s)", room_id, exc)
+
+    def get(self, room_id: str) -> dict | None:
+        """A room's room object; None if the directory has none."""
+        raw = self._run("GET", self.prefix + room_id)
+        return None if raw is None else orjson.loads(raw)
+
+    def listed(self, limit: int = 100) -> list[dict]:
+        """Public rooms still waiting for players, newest first."""
+        ids = self._run("ZREVRANGE", self.open_key, 0, limit - 1)
+        if not ids:
+            return []
+        raws = self._run("MGET", *[self.prefix + i.decode() for i in ids])
+        return [orjson.loads(raw) for raw in raws if raw is not None]
+
+    def _run(self, *command: object) -> object:
+        try:
+            return self.bus.command(*command)
+        except BusDown:
+            raise LoungeError("internal", UNREACHABLE) from None
+
+
+class ClusterNotifier:
+    """The service's :class:`~backend.service.Notifier` on a cluster process."""
+
+    def __init__(self, node: str, sockets: LoungeSockets, bus: ClusterBus,
+                 directory: Directory) -> None:
+        self.node = node
+        self.sockets = sockets
+        self.bus = bus
+        self.directory = directory
+
+    def send(self, conn: str, event: str, data: dict) -> None:
+        """One message to one connection, on this process or another."""
+        node, sid = split(conn)
+        if node == self.node:
+            self.sockets.send(sid, event, data)
+        else:
+            self._to(node, {"k": "emit", "to": sid, "e": event, "d": data})
+
+    def broadcast(self, room: Room, event: str, data: dict) -> None:
+        """One message to everyone in the room; the room object also goes to the directory."""
+        if event == "room":
+            self.directory.put(data)
+        remote = any(split(conn)[0] != self.node for conn in room.connections)
+        with contextlib.suppress(BusDown):  # logged by the bus; this process's got it
+            self.sockets.broadcast(room.id, event, data, local=not remote)
+
+    def dismiss(self, room: Room, conns: list[str]) -> None:
+        """These connections left the room: each process forgets its own."""
+        by_node: dict[str, list[str]] = defaultdict(list)
+        for conn in conns:
+            node, sid = split(conn)
+            by_node[node].append(sid)
+        for node, sids in by_node.items():
+            if node == self.node:
+                self.sockets.dismiss(room.id, sids)
+            else:
+                self._to(node, {"k": "dismiss", "room": room.id, "sids": sids})
+
+    def closed(self, room: Room, conns: list[str], reason: str) -> None:
+        """Everyone gets ``closed``; the room leaves the directory and every process's
+        Socket.IO room."""
+        self.directory.remove(room.id)
+        self.broadcast(room, "closed", {"reason": reason})
+        self.dismiss(room, conns)
+        with contextlib.suppress(BusDown):
+            self.sockets.server.close_room(channel(room.id))
+
+    def _to(self, node: str, message: dict) -> None:
+        with contextlib.suppress(BusDown):  # counted and logged by the bus
+            self.bus.to_node(node, message)
