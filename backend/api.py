@@ -13,6 +13,7 @@ from .auth import bearer_token
 from .errors import LoungeError, validation_message
 from .openapi import openapi_document
 from .schemas import CREATE_ROOM
+from .service import Caller
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -92,7 +93,8 @@ def health() -> ResponseReturnValue:
     """Liveness and a few counts."""
     ctx = lounge_context()
     body = {"status": "ok", "rooms": ctx.lounge.store.count(),
-            "connections": len(ctx.sockets.connections), "async_mode": ctx.config.ASYNC_MODE}
+            "connections": len(ctx.sockets.connections), "async_mode": ctx.config.ASYNC_MODE,
+            "bot_moves": ctx.service.bots.moves}
     if ctx.cluster is not None:
         body["cluster"] = ctx.cluster.health()
     return jsonify(body)
@@ -110,11 +112,9 @@ def debug_match(key: str) -> ResponseReturnValue:
     ctx = lounge_context()
     if not ctx.config.LOUNGE_DEBUG_MATCHES:
         raise LoungeError("not_found", "There is no such page")
-    room = ctx.lounge.find(key[:64])
-    with room.lock:
-        if room.match is None:
-            raise LoungeError("not_found", "No game has started in this room")
-        return current_app.response_class(room.match.to_json(), mimetype="application/json")
+    room_id = ctx.sockets.resolve(key[:64])
+    answer = ctx.sockets.dispatch("debug_match", Caller("debug", "", room_id), {})
+    return current_app.response_class(answer["match"], mimetype="application/json")
 
 
 @api.route("/<path:anything>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])

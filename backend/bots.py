@@ -43,6 +43,7 @@ class BotRunner:
         self.commit = commit
         self.pending: dict[tuple[str, int], tuple[int, int]] = {}
         self.random = random.Random()
+        self.moves = 0  # bot moves applied by this process (health shows it)
         self.offload = offloader(config.ASYNC_MODE)
 
     def schedule(self, room: Room) -> None:
@@ -88,7 +89,12 @@ class BotRunner:
             except LoungeError as exc:
                 log.warning("bot of seat %s chose an illegal move: %s", seat, exc.message)
                 return
-            self.commit(room)
+            try:
+                self.commit(room)
+            except LoungeError as exc:  # not saved: the room is as it was
+                log.warning("bot move in room %s not saved: %s", room.code, exc.message)
+                return
+            self.moves += 1
 
     def _pause(self, room: Room, move: str) -> float:
         spec = room.game.moves.get(move)

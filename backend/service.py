@@ -234,6 +234,14 @@ class LoungeService:
             self.commit(room)
         return {"version": version}
 
+    def debug_match(self, caller: Caller, data: dict) -> dict:
+        """The full match, seed and log included (tests only: the API asks for it)."""
+        room = self.room(caller)
+        with room.lock:
+            if room.match is None:
+                raise LoungeError("not_found", "No game has started in this room")
+            return {"match": room.match.to_json()}
+
     # -- grace periods -----------------------------------------------------------------------
 
     def start_grace(self, room: Room, user_id: str, delay: float | None = None) -> None:
@@ -286,4 +294,4 @@ class LoungeService:
 #: Every operation a connection's event may ask for, by event name.
 OPERATIONS = {name: name for name in (
     "join", "leave", "chat", "ready", "add_bot", "add_local", "remove_seat", "start", "rematch",
-    "move", "undo", "disconnect")}
+    "move", "undo", "disconnect", "debug_match")}

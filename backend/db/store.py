@@ -25,6 +25,7 @@ from .worker import DbWorker, LocalDbWorker
 log = logging.getLogger(__name__)
 ACTIVITY_STEP_MS = 60_000  # a room's last-activity time is rewritten at most once a minute
 SAVE_FAILED = "The lounge could not save that just now: try again"
+FENCED = "lounge_fenced"  # the error of a save whose lease epoch is no longer the room's
 
 
 class SqlRoomStore(MemoryRoomStore):
@@ -70,8 +71,11 @@ class SqlRoomStore(MemoryRoomStore):
         def finish() -> None:
             try:
                 commit.result()
-            except Exception:
-                log.exception("saving room %s failed", room.code)
+            except Exception as exc:
+                if FENCED in str(exc):  # cluster mode: another process has taken the room
+                    log.warning("room %s: not saved, another process owns it now", room.code)
+                else:
+                    log.exception("saving room %s failed", room.code)
                 if saved is not None:
                     saved.restore(room)
                 raise LoungeError("internal", SAVE_FAILED) from None

@@ -1,0 +1,46 @@
+"""Cluster tests run against the machine's Redis and PostgreSQL (``.ci/run`` starts them)."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
+
+from .nodes import POSTGRES, REDIS, Cluster
+
+
+@pytest.fixture(scope="session")
+def services() -> None:
+    """Skip (with the reason) when Redis or PostgreSQL is not running."""
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"Redis is not reachable at {REDIS} ({exc})")
+    engine = create_engine(POSTGRES.replace("postgresql:", "postgresql+psycopg:"))
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except OperationalError as exc:
+        pytest.skip(f"PostgreSQL is not reachable on 127.0.0.1:5432 ({exc.orig})")
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def cluster_of(services):
+    """A factory of clusters, all stopped at the end; their output must hold no traceback
+    unless a test says it may (``cluster.tracebacks_allowed = True``)."""
+    made: list[Cluster] = []
+
+    def make(count: int = 2, **env: object) -> Cluster:
+        cluster = Cluster(count, **env)
+        made.append(cluster)
+        return cluster
+
+    yield make
+    for cluster in made:
+        outputs = cluster.stop()
+        if not getattr(cluster, "tracebacks_allowed", False):
+            for output in outputs:
+                assert "Traceback" not in output, output[-4000:]
