@@ -321,12 +321,10 @@ class ClusterNode:
         started, and every process told to re-attach its connections."""
         for room_id in claimed:
             self.lose(room_id)  # a copy from an earlier ownership must never act again
-        self.epochs.update(claimed)
         rooms = self.store.load(self.service.lounge.hard_seconds, ids=list(claimed))
+        self.epochs.update({room.id: claimed[room.id] for room in rooms})  # held once loaded
         missing = set(claimed) - {room.id for room in rooms}
         if missing:
-            for room_id in missing:
-                self.epochs.pop(room_id, None)
             self.leases.drop_orphans(list(missing))
         for room in rooms:
             with room.lock:

@@ -1,0 +1,146 @@
+"""Processes that die, stop on purpose or stall: nothing acknowledged is lost, the game goes on.
+
+The clusters here renew leases every 0.4 s and let one run out after 2 s (LEASE_SECONDS=2),
+so that a takeover happens within the tests' patience; the default is 5 s."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from tests.server.harness import start_game
+
+from .nodes import assert_kept, connect, contiguous, create, match_log, play, versions
+
+GAMES = ["tic-tac-toe", "nine-locks", "slapjack", "poker99"]
+
+
+def wait_until(check, seconds: float, step: float = 0.02):
+    """The first true value of ``check()``; fails after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"not within {seconds} s")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_owner_is_killed_mid_game_and_the_game_goes_on(cluster_of, game):
+    cluster = cluster_of(2)
+    survivor = cluster.node_id(1)
+    host = connect(cluster.url(0))
+    room = create(cluster.url(0), host, game)  # process 0 owns it, and the host is on it
+    host.ok("join", {"room": room["code"]})
+    guest = connect(cluster.url(1))
+    start_game(room, host, [guest])
+    acked: list[dict] = []
+    assert play([host, guest], seed=3, stop_after=3, acked=acked) is None
+    killed = time.monotonic()
+    cluster.kill(0)
+    host = connect(cluster.url(1), host.session)  # the host's client reconnects elsewhere
+    back = host.ok("join", {"room": room["code"]})
+    assert back["seats"] == [0] and not back["spectator"]
+    assert wait_until(lambda: cluster.owner(room["id"])[0] == survivor, 10)
+    took = time.monotonic() - killed
+    assert took < 10, took
+    assert play([host, guest], seed=4, acked=acked) is not None
+    log = match_log(cluster.url(1), room["id"])["log"]
+    assert_kept(acked, log)
+    assert contiguous(versions(guest, 1)), versions(guest, 1)  # the guest never reconnected
+    assert guest.sio.connected
+
+
+def test_a_stopped_process_hands_its_rooms_over_within_a_second(cluster_of):
+    cluster = cluster_of(2)
+    survivor = cluster.node_id(1)
+    host = connect(cluster.url(1))
+    room = create(cluster.url(0), host, "nine-locks")  # owned by the process that stops
+    host.ok("join", {"room": room["code"]})
+    guest = connect(cluster.url(1))
+    leaving = connect(cluster.url(0))  # a spectator on the stopping process
+    start_game(room, host, [guest])
+    leaving.ok("join", {"room": room["code"], "spectate": True})
+    acked: list[dict] = []
+    play([host, guest], seed=5, stop_after=4, acked=acked)
+    stopped = time.monotonic()
+    cluster.signal(0, signal.SIGTERM)
+    wait_until(lambda: cluster.owner(room["id"])[0] == survivor, 5, step=0.005)
+    handed = time.monotonic() - stopped
+    gaps: list[float] = []
+    last = time.monotonic()
+    before = len(acked)
+    while play([host, guest], seed=6, stop_after=1, acked=acked) is None and len(acked) < 30:
+        gaps.append(time.monotonic() - last)
+        last = time.monotonic()
+    assert handed < 1.0, handed
+    assert max(gaps) < 1.0, gaps
+    assert len(acked) > before
+    assert cluster.nodes[0].process.wait(10) == 0  # it exits by itself once handed over
+    leaving.wait_for(lambda: not leaving.sio.connected, 5)
+    back = connect(cluster.url(1), leaving.session)
+    assert back.ok("join", {"room": room["code"], "spectate": True})["spectator"]
+    play([host, guest], seed=7, acked=acked)
+    assert_kept(acked, match_log(cluster.url(1), room["id"])["log"])
+    assert contiguous(versions(guest, 1))
+
+
+def test_bots_move_once_per_turn_across_three_processes(cluster_of):
+    cluster = cluster_of(3)
+    host = connect(cluster.url(1))
+    room = create(cluster.url(0), host, "poker99")
+    host.ok("join", {"room": room["code"]})
+    for _ in range(3):
+        host.ok("add_bot", {"level": "normal"})
+    watcher = connect(cluster.url(2))
+    watcher.ok("join", {"room": room["code"], "spectate": True})
+    host.ok("start")
+    host.wait_for(lambda: host.states)
+    assert play([host], seed=8) is not None
+    log = match_log(cluster.url(2), room["id"])["log"]
+    bot_moves = sum(1 for entry in log if entry["seat"] in (1, 2, 3) and entry["move"] != "drop")
+    counts = [cluster.health(i)["bot_moves"] for i in range(3)]
+    assert counts == [bot_moves, 0, 0], (counts, bot_moves)
+    watcher.wait_for(lambda: watcher.version() == len(log))
+    assert contiguous(versions(watcher, 1))
+
+
+def test_a_stalled_owner_writes_nothing_after_it_wakes(cluster_of):
+    cluster = cluster_of(2)
+    cluster.tracebacks_allowed = False
+    first, survivor = cluster.node_id(0), cluster.node_id(1)
+    host = connect(cluster.url(1))
+    room = create(cluster.url(0), host, "nine-locks")
+    host.ok("join", {"room": room["code"]})
+    guest = connect(cluster.url(1))
+    host.ok("add_bot", {"level": "easy"})
+    start_game(room, host, [guest])
+    sleeper = connect(cluster.url(0), guest.session)  # a connection on the stalled process
+    sleeper.ok("join", {"room": room["code"]})
+    acked: list[dict] = []
+    play([host, guest], seed=9, stop_after=2, acked=acked)
+    assert cluster.owner(room["id"]) == (first, 1)
+    cluster.signal(0, signal.SIGSTOP)
+    try:
+        sleeper.sio.emit("chat", {"text": "sent while my server slept"})
+        play([host, guest], seed=10, stop_after=3, acked=acked)  # served by the new owner
+        assert cluster.owner(room["id"]) == (survivor, 2)
+    finally:
+        cluster.signal(0, signal.SIGCONT)
+    time.sleep(1.5)  # the woken process renews, learns it lost the room, and lets it go
+    assert cluster.health(0)["cluster"]["owned"] == 0
+    host.wait_for(lambda: any(m["text"] == "sent while my server slept"
+                              for m in host.received("chat")))
+    assert play([host, guest], seed=11, acked=acked) is not None
+    match = match_log(cluster.url(0), room["id"])
+    assert_kept(acked, match["log"])
+    stored = cluster.schema.query(
+        "SELECT m.version, m.seat, m.move FROM match_moves m JOIN matches x ON x.id = m.match_id"
+        " WHERE x.room_id = :r ORDER BY m.version", r=room["id"])
+    assert [(r.version, r.seat, r.move) for r in stored] == [
+        (i + 1, e["seat"], e["move"]) for i, e in enumerate(match["log"])]
+    assert cluster.owner(room["id"]) == (survivor, 2)
+    assert contiguous(versions(host, 1))
