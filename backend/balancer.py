@@ -37,6 +37,7 @@ def haproxy_config(backends: Sequence[tuple[str, int]], port: int, host: str = "
     behind it as p1, p2..., health checks every ``check_seconds``."""
     inter = f"{max(100, round(check_seconds * 1000))}ms"
     fast = f"{max(100, round(check_seconds * 500))}ms"
+    answer = f"{max(1000, round(check_seconds * 2000))}ms"
     servers = "\n".join(f"    server {name} {address(bhost)}:{bport} cookie {name}"
                         for name, (bhost, bport) in zip(server_names(len(backends)), backends,
                                                         strict=True))
@@ -61,7 +62,8 @@ defaults
     timeout http-request 10s
     timeout http-keep-alive 10s
     timeout queue 5s
-    timeout check 2s
+    # A process that accepts but does not answer its health check (stalled) fails it.
+    timeout check {answer}
     # A request whose process is gone (refused, or marked down) goes to another one.
     option redispatch
     retries 2
