@@ -20,7 +20,7 @@ import psutil
 import pytest
 import requests
 
-from backend.balancer import COOKIE, HEADER, accepts, free_port
+from backend.balancer import COOKIE, HEADER, accepts, free_port, haproxy_config, haproxy_path
 from tests.balancer import Balanced, BalancedPlayer
 from tests.live_server import LOUNGE, REPO
 from tests.server.harness import TIMEOUT
@@ -247,3 +247,17 @@ def test_lounge_cluster_refuses_a_database_that_is_not_postgresql(tmp_path):
     assert process.returncode == 2
     assert "a cluster needs PostgreSQL, not sqlite:///" in output
     assert "Lounge cluster on" not in output
+
+
+def test_the_configuration_is_valid_and_the_one_the_deployment_doc_shows(tmp_path):
+    """HAProxy accepts the generated configuration, and docs/deployment.md shows it as it is."""
+    config = haproxy_config([("127.0.0.1", 41001), ("127.0.0.1", 41002)], 5000,
+                            stats_socket="/tmp/lounge-haproxy-.../admin.sock")
+    (tmp_path / "haproxy.cfg").write_text(config)
+    check = subprocess.run([haproxy_path(), "-c", "-f", str(tmp_path / "haproxy.cfg")],
+                           capture_output=True, text=True, timeout=30)
+    assert check.returncode == 0, check.stdout + check.stderr
+    doc = (REPO / "docs" / "deployment.md").read_text()
+    shown = doc.split("runs HAProxy as its own child")[1].split("```\n")[1]
+    assert shown.strip() == "\n".join(
+        line for line in config.splitlines() if not line.lstrip().startswith("#")).strip()
