@@ -151,23 +151,27 @@ class LoungeProcess:
         self.port = 0
         self.process: subprocess.Popen | None = None
         self.reported = False
+        self.launches = 0
 
-    def start(self, stopping: Callable[[], bool]) -> bool:
-        """Start it and wait until it is healthy (a few tries: another program may take the
-        port first); whether it is."""
-        for _attempt in range(3):
-            self.port = free_port()
-            self.process = spawn([*lounge_command(), "serve", "--host", "127.0.0.1",
-                                  "--port", str(self.port)], self.env)
-            self.output.follow(self.name, self.process.stdout)
-            deadline = time.monotonic() + START_SECONDS
-            while (time.monotonic() < deadline and self.process.poll() is None
-                   and not stopping()):
-                if healthy(self.port):
-                    return True
-                time.sleep(0.1)
-            if stopping() or self.process.poll() is None:
-                return False  # stopped, or started and never became healthy: no retry
+    def launch(self) -> None:
+        """Start it on a free port, without waiting."""
+        self.port = free_port()
+        self.process = spawn([*lounge_command(), "serve", "--host", "127.0.0.1",
+                              "--port", str(self.port)], self.env)
+        self.output.follow(self.name, self.process.stdout)
+        self.launches += 1
+
+    def ready(self, deadline: float, stopping: Callable[[], bool]) -> bool:
+        """Wait until it is healthy; whether it is. One that ends at once is started again
+        on another port, twice at most (another program may have taken its port)."""
+        while time.monotonic() < deadline and not stopping():
+            if self.process.poll() is not None:
+                if self.launches >= 3:
+                    return False
+                self.launch()
+            elif healthy(self.port):
+                return True
+            time.sleep(0.1)
         return False
 
     def running(self) -> bool:
@@ -224,11 +228,17 @@ def run(args: argparse.Namespace) -> int:
         # Once, before any process starts: processes starting together would race on it.
         migrate = spawn([*lounge_command(), "db", "upgrade"], env)
         output.follow("db", migrate.stdout)
-        if wait_or_stop(migrate, lambda: signals["count"] > 0) != 0:
+        status = wait_or_stop(migrate, lambda: signals["count"] > 0)
+        if status is None:
+            return 0
+        if status != 0:
             output.say("lounge cluster: the database's schema could not be brought up to date")
             return 1
+        for process in processes:  # side by side: each takes a few seconds to start
+            process.launch()
+        deadline = time.monotonic() + START_SECONDS
         for process in processes:
-            if not process.start(lambda: signals["count"] > 0):
+            if not process.ready(deadline, lambda: signals["count"] > 0):
                 if signals["count"]:
                     return 0
                 output.say(f"lounge cluster: {process.name} did not start")
