@@ -10,11 +10,14 @@ header, and what :meth:`Balancer.servers` reports.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -115,6 +118,13 @@ def accepts(host: str, port: int, seconds: float = 0.5) -> bool:
         return False
 
 
+def die_with_parent() -> None:
+    """In a child, before exec: SIGTERM when the thread that started it ends (Linux's
+    PR_SET_PDEATHSIG), so that a supervisor killed outright leaves nothing behind."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+
+
 class BalancerError(RuntimeError):
     """HAProxy could not be started, or its admin socket did not answer."""
 
@@ -151,9 +161,11 @@ class Balancer:
     def __init__(self, backends: Sequence[tuple[str, int]], port: int | None = None,
                  host: str = "127.0.0.1", check_seconds: float = 1.0,
                  haproxy: str | None = None, start_seconds: float = 10.0,
-                 stdout: int | None = None) -> None:
+                 stdout: int | None = None, die_with_parent: bool = False) -> None:
         """``stdout``: where HAProxy's output goes (e.g. ``subprocess.PIPE``, then read from
-        ``process.stdout``); by default a file that :meth:`output` reads."""
+        ``process.stdout``); by default a file that :meth:`output` reads.
+        ``die_with_parent``: HAProxy gets SIGTERM when the thread that made this object ends
+        (on Linux; so make it in a thread that outlives it, such as the main thread)."""
         if not backends:
             raise ValueError("a balancer needs at least one backend")
         haproxy = haproxy or haproxy_path()
@@ -171,6 +183,7 @@ class Balancer:
         self.check_seconds = check_seconds
         self.process: subprocess.Popen | None = None
         self._stdout = stdout
+        self._die_with_parent = die_with_parent and sys.platform == "linux"
         self._final_output: str | None = None
         self._startup_output = ""
         attempts = 1 if port else 3
@@ -196,7 +209,8 @@ class Balancer:
             self.process = subprocess.Popen(
                 [self.haproxy, "-db", "-f", self.config_path],
                 stdout=self._stdout if self._stdout is not None else log,
-                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                preexec_fn=die_with_parent if self._die_with_parent else None)
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and self.process.poll() is None:
             if accepts(self.host, self.port) and os.path.exists(self.socket_path):

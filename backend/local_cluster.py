@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
 import os
 import secrets
 import signal
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit, urlunsplit
 
-from .balancer import Balancer, BalancerError, accepts, free_port, server_names
+from .balancer import Balancer, BalancerError, accepts, die_with_parent, free_port, server_names
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -87,12 +86,6 @@ def problems(args: argparse.Namespace) -> list[str]:
     return found
 
 
-def _die_with_parent() -> None:
-    """In the child, before exec: SIGTERM when the supervisor dies (Linux's PR_SET_PDEATHSIG)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
-
-
 class Output:
     """Copies the lines of children's output to one stream, each with its child's name."""
 
@@ -129,7 +122,7 @@ def spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen:
     """A child in a session of its own, its output on a pipe."""
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+                            preexec_fn=die_with_parent if sys.platform == "linux" else None)
 
 
 def healthy(port: int) -> bool:
@@ -245,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
                 return 1
         try:
             balancer = Balancer([("127.0.0.1", p.port) for p in processes], port=args.port,
-                                host=args.host, stdout=subprocess.PIPE)
+                                host=args.host, stdout=subprocess.PIPE, die_with_parent=True)
         except BalancerError as exc:
             output.say(f"lounge cluster: {exc}")
             return 1

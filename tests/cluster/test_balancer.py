@@ -261,3 +261,28 @@ def test_the_configuration_is_valid_and_the_one_the_deployment_doc_shows(tmp_pat
     shown = doc.split("runs HAProxy as its own child")[1].split("```\n")[1]
     assert shown.strip() == "\n".join(
         line for line in config.splitlines() if not line.lstrip().startswith("#")).strip()
+
+
+def test_lounge_cluster_killed_takes_its_children_with_it(postgres_url):
+    """Even a supervisor killed outright (no chance to clean up) leaves no process behind: its
+    children are told by the kernel (PR_SET_PDEATHSIG)."""
+    if not accepts("127.0.0.1", 6379):
+        pytest.skip("Redis is not running on 127.0.0.1:6379")
+    port = free_port()
+    process = lounge_cluster("--processes", "2", "--port", str(port),
+                             DATABASE_URL=postgres_url, REDIS_URL="redis://127.0.0.1:6379/0",
+                             CLUSTER_NAME=f"test-{secrets.token_hex(4)}")
+    lines = Lines(process)
+    try:
+        lines.wait_for(f"Lounge cluster on http://127.0.0.1:{port}", seconds=60)
+        children = psutil.Process(process.pid).children(recursive=True)
+        assert len(children) == 3
+        process.kill()
+        process.wait(10)
+        _gone, alive = psutil.wait_procs(children, timeout=10)
+        assert not alive, alive
+        assert not accepts("127.0.0.1", port)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
