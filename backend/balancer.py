@@ -67,8 +67,9 @@ defaults
     timeout queue 5s
     # A process that accepts but does not answer its health check (stalled) fails it.
     timeout check {answer}
-    # A request whose process is gone (refused, or marked down) goes to another one.
-    option redispatch
+    # A request whose process is gone (refused, or marked down) goes to another one at once,
+    # not after a second's pause on the same one. Only failed connections are retried.
+    option redispatch 1
     retries 2
 
 frontend front

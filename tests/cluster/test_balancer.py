@@ -198,7 +198,8 @@ def lounge_cluster(*args: str, **env: str) -> subprocess.Popen:
 
 def test_lounge_cluster_starts_serves_and_stops_cleanly(postgres_url):
     """``lounge cluster``: two processes behind HAProxy on the given port, sharing one secret key
-    (a token made on one process is good on the other), all stopped by SIGTERM, nothing left."""
+    (a token made on one process is good on the other); one killed is reported and the other
+    serves its clients; SIGTERM stops everything, and nothing is left."""
     if not accepts("127.0.0.1", 6379):
         pytest.skip("Redis is not running on 127.0.0.1:6379")
     port = free_port()
@@ -207,7 +208,7 @@ def test_lounge_cluster_starts_serves_and_stops_cleanly(postgres_url):
     process = lounge_cluster("--processes", "2", "--port", str(port), **env)
     lines = Lines(process)
     try:
-        lines.wait_for(f"Lounge cluster on http://127.0.0.1:{port}", seconds=60)
+        started = lines.wait_for(f"Lounge cluster on http://127.0.0.1:{port}", seconds=60)
         front = f"http://127.0.0.1:{port}"
         children = psutil.Process(process.pid).children(recursive=True)
         commands = [" ".join(child.cmdline()) for child in children]
@@ -223,6 +224,15 @@ def test_lounge_cluster_starts_serves_and_stops_cleanly(postgres_url):
                              json={"game": "tic-tac-toe", "name": "Host"},
                              headers={"Authorization": f"Bearer {made.json()['token']}"})
         assert room.status_code == 201 and room.headers[HEADER] == "p2", room.text
+
+        p1_port = started.split("p1 on 127.0.0.1:")[1].split(",")[0]
+        (p1,) = [c for c in children if f"--port {p1_port}" in " ".join(c.cmdline())]
+        p1.kill()
+        lines.wait_for("lounge cluster: p1 ended (status -9); the others go on", seconds=10)
+        for _ in range(3):
+            response = requests.get(f"{front}/api/health", cookies={COOKIE: "p1"},
+                                    timeout=TIMEOUT)
+            assert response.ok and response.headers[HEADER] == "p2"
 
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
