@@ -103,6 +103,23 @@ def test_websockets_pass_through(pair, players, transports):
     assert connections(pair)[player.backend] >= 1
 
 
+def test_a_draining_process_keeps_its_clients_and_takes_no_new_ones(pair, players):
+    """``set_state(name, "drain")``, as a rolling deploy would: new clients all go to the other
+    process, the clients already there stay; ``"ready"`` puts it back."""
+    kept = next(p for p in players(pair.url, 4, ("polling",)) if p.backend == "p1")
+    kept.connect()
+    pair.balancer.set_state("p1", "drain")
+    try:
+        assert pair.balancer.servers()["p1"] == "DRAIN"
+        newcomers = players(pair.url, 3, ("polling",))
+        assert {player.backend for player in newcomers} == {"p2"}
+        room = kept.create_room()
+        kept.ok("join", {"room": room["code"]})
+    finally:
+        pair.balancer.set_state("p1", "ready")
+    pair.balancer.wait_status("p1", "UP")
+
+
 def test_health_check_takes_a_killed_process_out_and_a_restarted_one_back(players):
     """A process killed: HAProxy marks it down within a second or two, its clients (cookie and
     all) come back on the survivor, and every new request goes there; once restarted it takes
