@@ -119,7 +119,7 @@ def accepts(host: str, port: int, seconds: float = 0.5) -> bool:
         return False
 
 
-def die_with_parent() -> None:
+def set_parent_death_signal() -> None:
     """In a child, before exec: SIGTERM when the thread that started it ends (Linux's
     PR_SET_PDEATHSIG), so that a supervisor killed outright leaves nothing behind."""
     with contextlib.suppress(OSError, AttributeError):
@@ -211,7 +211,7 @@ class Balancer:
                 [self.haproxy, "-db", "-f", self.config_path],
                 stdout=self._stdout if self._stdout is not None else log,
                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                preexec_fn=die_with_parent if self._die_with_parent else None)
+                preexec_fn=set_parent_death_signal if self._die_with_parent else None)
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and self.process.poll() is None:
             if accepts(self.host, self.port) and os.path.exists(self.socket_path):

@@ -28,7 +28,15 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit, urlunsplit
 
-from .balancer import Balancer, BalancerError, accepts, die_with_parent, free_port, server_names
+from .balancer import (
+    Balancer,
+    BalancerError,
+    accepts,
+    free_port,
+    haproxy_path,
+    server_names,
+    set_parent_death_signal,
+)
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -81,6 +89,8 @@ def problems(args: argparse.Namespace) -> list[str]:
     elif not accepts(redis.hostname or "127.0.0.1", redis.port or 6379, seconds=2.0):
         found.append(f"Redis is not reachable at {redact(args.redis_url)}: start it "
                      "(redis-server), or set REDIS_URL (or --redis-url)")
+    if haproxy_path() is None:
+        found.append("HAProxy is not installed: `make haproxy` (or apt-get install haproxy)")
     if accepts(args.host, args.port):
         found.append(f"{args.host}:{args.port} is taken: choose another with --port")
     return found
@@ -122,7 +132,7 @@ def spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen:
     """A child in a session of its own, its output on a pipe."""
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=die_with_parent if sys.platform == "linux" else None)
+                            preexec_fn=set_parent_death_signal if sys.platform == "linux" else None)
 
 
 def healthy(port: int) -> bool:
