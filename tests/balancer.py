@@ -13,8 +13,8 @@ and a ``CLUSTER_NAME`` of the test's own. Every wait is bounded.
 - ``kill(name)``: SIGKILL that process (a crash); ``restart(name)``: a new process with the same
   settings on a new port, put in the dead one's place, back in HAProxy's rotation when this
   returns.
-- ``stop()``: HAProxy, then every process; name -> everything that process printed. It is also
-  a context manager.
+- ``stop()``: HAProxy, then every process; name -> everything that process printed (the same
+  answer if called again). It is also a context manager.
 
 ``BalancedPlayer(front, transports=("websocket",))`` is the harness's recording
 :class:`tests.server.harness.Player` whose REST calls and Socket.IO connections share one
@@ -44,6 +44,7 @@ class Balanced:
 
     def __init__(self, count: int = 2, check_seconds: float = 0.5, **env: object) -> None:
         self.env = env
+        self.outputs: dict[str, str] | None = None
         with ThreadPoolExecutor(count) as pool:
             started = [pool.submit(Server, **env) for _ in range(count)]
             servers = [future.exception() or future.result() for future in started]
@@ -78,9 +79,12 @@ class Balanced:
         return server
 
     def stop(self) -> dict[str, str]:
-        """Stop HAProxy and the processes; name -> each process's output."""
-        self.balancer.stop()
-        return {name: server.stop() for name, server in self.servers.items()}
+        """Stop HAProxy and the processes; name -> each process's output (again, if called
+        again)."""
+        if self.outputs is None:
+            self.balancer.stop()
+            self.outputs = {name: server.stop() for name, server in self.servers.items()}
+        return self.outputs
 
     def __enter__(self) -> Balanced:
         return self

@@ -7,6 +7,7 @@ the process that created it: a player whose requests strayed to the other proces
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import secrets
@@ -31,6 +32,9 @@ def pair():
     """Two processes behind HAProxy, for the tests that break nothing."""
     with Balanced(2) as balanced:
         yield balanced
+        outputs = balanced.stop()
+    for output in outputs.values():
+        assert "Traceback" not in output, output
 
 
 @pytest.fixture
@@ -86,6 +90,23 @@ def test_long_polling_sessions_stick_to_one_process_and_spread_over_both(pair, p
     placed = Counter(player.backend for player in polling)
     assert set(placed) == {"p1", "p2"}, placed
     wait_until(lambda: connections(pair) == placed, what=f"connection counts {dict(placed)}")
+
+
+def test_a_poll_that_reaches_another_process_is_refused(pair):
+    """Why the cookie matters: an Engine.IO session exists only on the process that opened it.
+    The same poll is refused by the other process and accepted by its own."""
+    opened = requests.get(f"{pair.url}/socket.io/?EIO=4&transport=polling", timeout=TIMEOUT)
+    assert opened.ok and opened.text.startswith("0{")
+    sid = json.loads(opened.text[1:])["sid"]
+    home = opened.headers[HEADER]
+    assert opened.cookies[COOKIE] == home
+    other = "p2" if home == "p1" else "p1"
+    url = f"{pair.url}/socket.io/?EIO=4&transport=polling&sid={sid}"
+    stray = requests.post(url, data="3", cookies={COOKIE: other}, timeout=TIMEOUT)
+    assert stray.status_code == 400 and "Invalid session" in stray.text
+    assert stray.headers[HEADER] == other
+    sticky = requests.post(url, data="3", cookies={COOKIE: home}, timeout=TIMEOUT)
+    assert sticky.ok and sticky.text == "OK" and sticky.headers[HEADER] == home
 
 
 @pytest.mark.parametrize("transports", [("websocket",), ("polling", "websocket")],
