@@ -6,7 +6,9 @@ several processes.
 front of them (:class:`backend.balancer.Balancer`, the configuration of ``lounge cluster``).
 Without ``DATABASE_URL`` in ``env`` each process has an SQLite database of its own; for a
 cluster, pass the shared ``DATABASE_URL`` (a PostgreSQL schema of the test's own), ``REDIS_URL``
-and a ``CLUSTER_NAME`` of the test's own. Every wait is bounded.
+and a ``CLUSTER_NAME`` of the test's own: the schema is then brought up to date once before the
+processes start, as ``lounge cluster`` does (``migrate_first=False`` leaves it to the processes,
+to test their own guard against racing on it). Every wait is bounded.
 
 - ``url``: the front; ``balancer``: the :class:`Balancer` (``servers()``, ``wait_status()``,
   ``set_state()``, ``move()``); ``servers``: name (``p1``, ``p2``...) -> :class:`Server`.
@@ -28,6 +30,8 @@ polling, ``("polling", "websocket")`` is a browser's way (poll, then upgrade).
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -35,16 +39,19 @@ import requests
 import socketio
 
 from backend.balancer import COOKIE, Balancer, server_names
-from tests.live_server import Server
+from tests.live_server import LOUNGE, REPO, Server
 from tests.server.harness import TIMEOUT, Player
 
 
 class Balanced:
     """``count`` lounge processes behind HAProxy (see the module's docstring)."""
 
-    def __init__(self, count: int = 2, check_seconds: float = 0.5, **env: object) -> None:
+    def __init__(self, count: int = 2, check_seconds: float = 0.5, migrate_first: bool = True,
+                 **env: object) -> None:
         self.env = env
         self.outputs: dict[str, str] | None = None
+        if migrate_first and env.get("DATABASE_URL") not in (None, "memory"):
+            migrate(env)
         with ThreadPoolExecutor(count) as pool:
             started = [pool.submit(Server, **env) for _ in range(count)]
             servers = [future.exception() or future.result() for future in started]
@@ -91,6 +98,13 @@ class Balanced:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def migrate(env: dict[str, object]) -> None:
+    """``lounge db upgrade`` once, as ``lounge cluster`` does before its processes start."""
+    done = subprocess.run([*LOUNGE, "db", "upgrade"], cwd=REPO, capture_output=True, text=True,
+                          env={**os.environ, **{k: str(v) for k, v in env.items()}}, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 class BalancedPlayer(Player):
