@@ -106,7 +106,8 @@ class Output:
 
     def say(self, text: str) -> None:
         """Print a line of the supervisor's own."""
-        with self.lock:
+        # A closed terminal must not stop the copying: the children would stall on full pipes.
+        with self.lock, contextlib.suppress(OSError, ValueError):
             self.stream.write(text + "\n")
             self.stream.flush()
 
