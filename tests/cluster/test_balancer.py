@@ -11,11 +11,13 @@ import json
 import os
 import queue
 import secrets
+import shutil
 import signal
 import subprocess
 import threading
 import time
 from collections import Counter
+from pathlib import Path
 
 import psutil
 import pytest
@@ -325,11 +327,14 @@ def test_lounge_cluster_killed_takes_its_children_with_it(postgres_url):
         lines.wait_for(f"Lounge cluster on http://127.0.0.1:{port}", seconds=60)
         children = psutil.Process(process.pid).children(recursive=True)
         assert len(children) == 3
+        (config,) = [arg for child in children for arg in child.cmdline()
+                     if arg.endswith("haproxy.cfg")]
         process.kill()
         process.wait(10)
         _gone, alive = psutil.wait_procs(children, timeout=10)
         assert not alive, alive
         assert not accepts("127.0.0.1", port)
+        shutil.rmtree(Path(config).parent)  # the supervisor had no chance to
     finally:
         if process.poll() is None:
             process.kill()
