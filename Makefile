@@ -1,11 +1,13 @@
-# The two commands of the README: `make run` and `make test`. Everything else is set-up.
+# The two commands of the README: `make run` and `make test` (and `make cluster`, a local
+# cluster). Everything else is set-up.
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
+PROCESSES ?= 2
 
-.PHONY: run test lint unit clean frontend frontend-test chromium postgres
+.PHONY: run test lint unit clean frontend frontend-test chromium postgres haproxy cluster
 
 # The web client: npm packages when the lock file changes, a build when its sources change.
 FRONTEND := frontend
@@ -38,8 +40,18 @@ frontend-test: $(NODE_STAMP)
 chromium:
 	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
+# The balancer of `make cluster` and of the cluster tests: Debian's HAProxy, run as a child
+# process with a configuration of its own (never the system service).
+haproxy:
+	@test -x /usr/sbin/haproxy || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy)
+
 run: $(STAMP) $(DIST)
 	$(VENV)/bin/lounge serve --host $(HOST) --port $(PORT)
+
+# PROCESSES lounge processes behind HAProxy on HOST:PORT, on the machine's Redis and PostgreSQL
+# (REDIS_URL and DATABASE_URL point elsewhere; see the README).
+cluster: $(STAMP) $(DIST) haproxy postgres
+	$(VENV)/bin/lounge cluster --host $(HOST) --port $(PORT) --processes $(PROCESSES)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -53,7 +65,7 @@ postgres:
 		pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -1) main start || \
 		echo "PostgreSQL could not be started: its tests will be skipped"
 
-test: $(STAMP) lint frontend-test $(DIST) chromium postgres
+test: $(STAMP) lint frontend-test $(DIST) chromium haproxy postgres
 	$(VENV)/bin/pytest
 
 clean:

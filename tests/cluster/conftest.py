@@ -7,7 +7,9 @@ import redis
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from .nodes import POSTGRES, REDIS, Cluster
+from backend.balancer import haproxy_path
+
+from .nodes import POSTGRES, REDIS, Cluster, Schema
 
 
 @pytest.fixture(scope="session")
@@ -44,3 +46,18 @@ def cluster_of(services):
         if not getattr(cluster, "tracebacks_allowed", False):
             for output in outputs:
                 assert "Traceback" not in output, output[-4000:]
+
+
+@pytest.fixture
+def haproxy() -> None:
+    """Skip when HAProxy is not installed (``make haproxy`` installs it)."""
+    if haproxy_path() is None:
+        pytest.skip("HAProxy is not installed (make haproxy)")
+
+
+@pytest.fixture
+def postgres_url():
+    """A PostgreSQL URL whose tables all live in a new schema, dropped at the end."""
+    schema = Schema()
+    yield schema.url
+    schema.drop()

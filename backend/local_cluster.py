@@ -1,0 +1,301 @@
+"""``lounge cluster``: a local cluster in one command.
+
+Brings the database's schema up to date once (so that the processes do not race on it), starts
+N ``lounge serve`` processes on free loopback ports with one ``REDIS_URL``, ``DATABASE_URL`` and
+``SECRET_KEY`` (a token signed by one process is good on all of them), puts HAProxy in front of
+them on one port (:mod:`backend.balancer`), prints the URL and watches them. A process that ends
+is reported and left out (HAProxy sends its clients to the others); the cluster stops when HAProxy
+or every process has ended, or on Ctrl-C / SIGTERM: SIGTERM to each lounge process (in cluster
+mode, each hands its rooms over), SIGKILL to any still running after ``STOP_SECONDS``, then
+HAProxy. The children run in sessions of their own, so a Ctrl-C in the terminal reaches only
+this supervisor, and on Linux they get SIGTERM if it dies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+from urllib.parse import urlsplit, urlunsplit
+
+from .balancer import (
+    Balancer,
+    BalancerError,
+    accepts,
+    free_port,
+    haproxy_path,
+    server_names,
+    set_parent_death_signal,
+)
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
+START_SECONDS = 60.0
+STOP_SECONDS = 10.0
+POSTGRES_SCHEMES = ("postgres", "postgresql")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``lounge cluster``."""
+    parser.add_argument("--processes", type=int, default=2,
+                        help="how many lounge processes (default 2)")
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"),
+                        help="where HAProxy listens (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 5000),
+                        help="HAProxy's port (default 5000)")
+    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
+                        help=f"default: $REDIS_URL, or {DEFAULT_REDIS_URL}")
+    parser.add_argument("--database-url",
+                        default=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
+                        help=f"a PostgreSQL URL; default: $DATABASE_URL, or {DEFAULT_DATABASE_URL}")
+
+
+def lounge_command() -> list[str]:
+    """How to run ``lounge``: the script beside this Python, or the module."""
+    script = Path(sys.executable).parent / "lounge"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "backend.cli"]
+
+
+def redact(url: str) -> str:
+    """``url`` without its password, for printing."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def problems(args: argparse.Namespace) -> list[str]:
+    """What stops these options from making a cluster."""
+    found = []
+    if args.processes < 1:
+        found.append("--processes must be at least 1")
+    if urlsplit(args.database_url).scheme.split("+")[0] not in POSTGRES_SCHEMES:
+        found.append(f"a cluster needs PostgreSQL, not {redact(args.database_url)}: set "
+                     "DATABASE_URL (or --database-url) to postgresql://...")
+    redis = urlsplit(args.redis_url)
+    if redis.scheme not in ("redis", "rediss"):
+        found.append(f"REDIS_URL must be redis://... or rediss://..., not {redact(args.redis_url)}")
+    elif not accepts(redis.hostname or "127.0.0.1", redis.port or 6379, seconds=2.0):
+        found.append(f"Redis is not reachable at {redact(args.redis_url)}: start it "
+                     "(redis-server), or set REDIS_URL (or --redis-url)")
+    if haproxy_path() is None:
+        found.append("HAProxy is not installed: `make haproxy` (or apt-get install haproxy)")
+    if accepts(args.host, args.port):
+        found.append(f"{args.host}:{args.port} is taken: choose another with --port")
+    return found
+
+
+class Output:
+    """Copies the lines of children's output to one stream, each with its child's name."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.lock = threading.Lock()
+        self.threads: list[threading.Thread] = []
+
+    def say(self, text: str) -> None:
+        """Print a line of the supervisor's own."""
+        # A closed terminal must not stop the copying: the children would stall on full pipes.
+        with self.lock, contextlib.suppress(OSError, ValueError):
+            self.stream.write(text + "\n")
+            self.stream.flush()
+
+    def follow(self, name: str, pipe: IO[bytes]) -> None:
+        """Copy ``pipe`` until it ends, in a thread (a pipe nobody reads would stall its child)."""
+        def copy() -> None:
+            with pipe:
+                for line in pipe:
+                    self.say(f"[{name}] {line.decode(errors='replace').rstrip()}")
+
+        thread = threading.Thread(target=copy, name=f"output-{name}", daemon=True)
+        thread.start()
+        self.threads.append(thread)
+
+    def join(self, seconds: float = 2.0) -> None:
+        """Wait a little for the copying threads to reach the ends of their pipes."""
+        deadline = time.monotonic() + seconds
+        for thread in self.threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
+def spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen:
+    """A child in a session of its own, its output on a pipe."""
+    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=set_parent_death_signal if sys.platform == "linux" else None)
+
+
+def healthy(port: int) -> bool:
+    """Whether the lounge process on ``port`` answers ``/api/health``."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
+
+
+class LoungeProcess:
+    """One ``lounge serve`` on a free loopback port."""
+
+    def __init__(self, name: str, env: dict[str, str], output: Output) -> None:
+        self.name = name
+        self.env = env
+        self.output = output
+        self.port = 0
+        self.process: subprocess.Popen | None = None
+        self.reported = False
+        self.launches = 0
+
+    def launch(self) -> None:
+        """Start it on a free port, without waiting."""
+        self.port = free_port()
+        self.process = spawn([*lounge_command(), "serve", "--host", "127.0.0.1",
+                              "--port", str(self.port)], self.env)
+        self.output.follow(self.name, self.process.stdout)
+        self.launches += 1
+
+    def ready(self, deadline: float, stopping: Callable[[], bool]) -> bool:
+        """Wait until it is healthy; whether it is. One that ends at once is started again
+        on another port, twice at most (another program may have taken its port)."""
+        while time.monotonic() < deadline and not stopping():
+            if self.process.poll() is not None:
+                if self.launches >= 3:
+                    return False
+                self.launch()
+            elif healthy(self.port):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def running(self) -> bool:
+        """Whether the process is still running."""
+        return self.process is not None and self.process.poll() is None
+
+    def signal(self, signum: int) -> None:
+        """Send ``signum`` if it is still running."""
+        if self.running():
+            with contextlib.suppress(ProcessLookupError):
+                self.process.send_signal(signum)
+
+
+def stop_all(processes: list[LoungeProcess], force: Callable[[], bool]) -> None:
+    """SIGTERM to every process at once; SIGKILL to those still running after
+    ``STOP_SECONDS`` (or at once when ``force()`` turns true)."""
+    for process in processes:
+        process.signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_SECONDS
+    while any(p.running() for p in processes):
+        if force() or time.monotonic() > deadline:
+            for process in processes:
+                process.signal(signal.SIGKILL)
+        time.sleep(0.05)
+    for process in processes:
+        if process.process is not None:
+            process.process.wait()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the cluster, watch it, stop it; the exit status."""
+    output = Output(sys.stdout)
+    found = problems(args)
+    if found:
+        for problem in found:
+            output.say(f"lounge cluster: {problem}")
+        return 2
+    env = {**os.environ, "REDIS_URL": args.redis_url, "DATABASE_URL": args.database_url,
+           "PYTHONUNBUFFERED": "1"}
+    if not env.get("SECRET_KEY"):
+        env["SECRET_KEY"] = secrets.token_urlsafe(48)
+        output.say("SECRET_KEY is not set: the processes share a random one, so tokens end "
+                   "with this cluster")
+
+    signals = {"count": 0}
+
+    def on_signal(signum: int, frame: object) -> None:
+        signals["count"] += 1
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    processes = [LoungeProcess(name, env, output) for name in server_names(args.processes)]
+    balancer: Balancer | None = None
+    try:
+        # Once, before any process starts: processes starting together would race on it.
+        migrate = spawn([*lounge_command(), "db", "upgrade"], env)
+        output.follow("db", migrate.stdout)
+        status = wait_or_stop(migrate, lambda: signals["count"] > 0)
+        if status is None:
+            return 0
+        if status != 0:
+            output.say("lounge cluster: the database's schema could not be brought up to date")
+            return 1
+        for process in processes:  # side by side: each takes a few seconds to start
+            process.launch()
+        deadline = time.monotonic() + START_SECONDS
+        for process in processes:
+            if not process.ready(deadline, lambda: signals["count"] > 0):
+                if signals["count"]:
+                    return 0
+                output.say(f"lounge cluster: {process.name} did not start")
+                return 1
+        try:
+            balancer = Balancer([("127.0.0.1", p.port) for p in processes], port=args.port,
+                                host=args.host, stdout=subprocess.PIPE, die_with_parent=True)
+        except BalancerError as exc:
+            output.say(f"lounge cluster: {exc}")
+            return 1
+        output.follow("haproxy", balancer.process.stdout)
+        output.say(f"Lounge cluster on {balancer.url}: {len(processes)} processes behind "
+                   f"HAProxy ({', '.join(f'{p.name} on 127.0.0.1:{p.port}' for p in processes)})")
+        output.say(f"  Redis {redact(args.redis_url)} (CLUSTER_NAME "
+                   f"{env.get('CLUSTER_NAME') or 'lounge'}), "
+                   f"database {redact(args.database_url)}. Ctrl-C stops them all.")
+        return supervise(processes, balancer, output, lambda: signals["count"] > 0)
+    finally:
+        stop_all(processes, lambda: signals["count"] > 1)
+        if balancer is not None:
+            balancer.stop()
+        output.join()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        output.say("lounge cluster: stopped")
+
+
+def wait_or_stop(process: subprocess.Popen, stopping: Callable[[], bool]) -> int | None:
+    """Wait for ``process`` to end; its status, or None if stopped first (it is then killed)."""
+    while process.poll() is None:
+        if stopping():
+            process.kill()
+            process.wait()
+            return None
+        time.sleep(0.1)
+    return process.returncode
+
+
+def supervise(processes: list[LoungeProcess], balancer: Balancer, output: Output,
+              stopping: Callable[[], bool]) -> int:
+    """Watch until stopped (0) or until HAProxy or every process has ended (1)."""
+    while not stopping():
+        if balancer.process.poll() is not None:
+            output.say(f"lounge cluster: HAProxy ended (status {balancer.process.returncode})")
+            return 1
+        for process in processes:
+            if not process.running() and not process.reported:
+                process.reported = True
+                output.say(f"lounge cluster: {process.name} ended (status "
+                           f"{process.process.returncode}); the others go on")
+        if not any(p.running() for p in processes):
+            output.say("lounge cluster: every lounge process has ended")
+            return 1
+        time.sleep(0.2)
+    output.say("lounge cluster: stopping")
+    return 0
