@@ -1,0 +1,120 @@
+"""Bad settings and lost services: Redis going away and coming back, a cluster without
+PostgreSQL, two lounges on one Redis."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+
+import pytest
+import redis
+
+from tests.live_server import LOUNGE, REPO, free_port
+from tests.server.harness import start_game
+
+from .nodes import FAST, call, connect, create, match_log, play
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+class ThrowawayRedis:
+    """A redis-server of the test's own, on a free port, that keeps nothing on disk."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.RedisError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(5)
+
+
+@pytest.fixture
+def own_redis():
+    if not shutil.which("redis-server"):
+        pytest.skip("redis-server is not installed")
+    server = ThrowawayRedis()
+    yield server
+    server.stop()
+
+
+def test_redis_going_away_and_coming_back(cluster_of, own_redis):
+    cluster = cluster_of(2, redis_url=own_redis.url)
+    alone = connect(cluster.url(0))  # a room whose players are all on its owner
+    local_room = create(cluster.url(0), alone, "tic-tac-toe")
+    alone.ok("join", {"room": local_room["code"]})
+    neighbour = connect(cluster.url(0))
+    start_game(local_room, alone, [neighbour])
+    host = connect(cluster.url(0))  # a room with a player on the other process
+    split_room = create(cluster.url(0), host, "nine-locks")
+    host.ok("join", {"room": split_room["code"]})
+    remote = connect(cluster.url(1))
+    start_game(split_room, host, [remote])
+    play([host, remote], seed=1, stop_after=2)
+
+    own_redis.stop()
+    assert play([alone, neighbour], seed=2) is not None  # the local room plays to the end
+    version = len(match_log(cluster.url(0), split_room["id"])["log"])
+    state = remote.states[1]
+    started = time.monotonic()
+    refused = remote.sio.call("chat", {"text": "anyone?"}, timeout=10)
+    assert time.monotonic() - started < 3
+    assert refused == {"ok": False, "error": {
+        "code": "internal", "message": "The room's server could not be reached in time: "
+                                        "try again"}}
+    if state["legal_moves"]:
+        move = state["legal_moves"][0]
+        assert remote.sio.call("move", {**move, "seat": 1}, timeout=10)["error"]["code"] == \
+            "internal"
+    assert len(match_log(cluster.url(0), split_room["id"])["log"]) == version  # nothing changed
+
+    own_redis.start()
+    came_back = time.monotonic()
+    assert call(remote, "chat", {"text": "back"}, seconds=10)["ok"]
+    assert time.monotonic() - came_back < 10
+    host.wait_for(lambda: any(m["text"] == "back" for m in host.received("chat")))
+    assert play([host, remote], seed=3) is not None
+    for index in (0, 1):
+        assert cluster.health(index)["cluster"]["redis"] is True
+
+
+def test_a_cluster_needs_postgresql(tmp_path):
+    env = {"REDIS_URL": "redis://127.0.0.1:6379/0", "SECRET_KEY": FAST["SECRET_KEY"],
+           "DATABASE_URL": f"sqlite:///{tmp_path}/lounge.db", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([*LOUNGE, "serve", "--port", str(free_port())], env=env, cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "REDIS_URL runs the lounge as a cluster" in done.stderr
+    assert "DATABASE_URL to a postgresql:// URL" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_two_lounges_on_one_redis_never_hear_each_other(cluster_of):
+    first, second = cluster_of(1), cluster_of(1)
+    host = connect(first.url(0))
+    room = create(first.url(0), host, "slapjack")
+    host.ok("join", {"room": room["code"]})
+    stranger = connect(second.url(0))
+    assert stranger.call("join", {"room": room["code"]})["error"]["code"] == "not_found"
+    public = connect(second.url(0))
+    create(second.url(0), public, "poker99")
+    assert first.health(0)["cluster"]["name"] != second.health(0)["cluster"]["name"]
+    host.ok("chat", {"text": "only for the first lounge"})
+    time.sleep(0.3)
+    assert not stranger.received("chat") and not public.received("chat")
