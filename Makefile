@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 PROCESSES ?= 2
 
-.PHONY: run test lint unit clean frontend frontend-test chromium postgres haproxy cluster
+.PHONY: run test lint unit clean frontend frontend-test chromium postgres redis haproxy cluster
 
 # The web client: npm packages when the lock file changes, a build when its sources change.
 FRONTEND := frontend
@@ -50,7 +50,7 @@ run: $(STAMP) $(DIST)
 
 # PROCESSES lounge processes behind HAProxy on HOST:PORT, on the machine's Redis and PostgreSQL
 # (REDIS_URL and DATABASE_URL point elsewhere; see the README).
-cluster: $(STAMP) $(DIST) haproxy postgres
+cluster: $(STAMP) $(DIST) haproxy postgres redis
 	$(VENV)/bin/lounge cluster --host $(HOST) --port $(PORT) --processes $(PROCESSES)
 
 lint: $(STAMP)
@@ -65,7 +65,16 @@ postgres:
 		pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -1) main start || \
 		echo "PostgreSQL could not be started: its tests will be skipped"
 
-test: $(STAMP) lint frontend-test $(DIST) chromium haproxy postgres
+# The cluster tests need Redis on 127.0.0.1:6379: started (keeping nothing on disk) if it is
+# not answering, installed first if it is missing.
+redis:
+	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || { \
+		command -v redis-server >/dev/null || (apt-get update && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server); \
+		redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --daemonize yes; \
+		for i in 1 2 3 4 5 6 7 8 9 10; do redis-cli ping >/dev/null 2>&1 && break; sleep 0.5; done; }
+
+test: $(STAMP) lint frontend-test $(DIST) chromium haproxy postgres redis
 	$(VENV)/bin/pytest
 
 clean:

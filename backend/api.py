@@ -97,6 +97,8 @@ def health() -> ResponseReturnValue:
             "bot_moves": ctx.service.bots.moves}
     if ctx.cluster is not None:
         body["cluster"] = ctx.cluster.health()
+        if ctx.cluster.stopping:  # handing its rooms over: balancers send nobody new here
+            return jsonify({**body, "status": "stopping"}), 503
     return jsonify(body)
 
 
