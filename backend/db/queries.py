@@ -136,6 +136,7 @@ FENCE = text("SELECT lounge_fence(:room, :epoch)")
 NEW_LEASE = text("INSERT INTO room_leases (room_id, owner, epoch, expires) "
                  "VALUES (:room, :owner, :epoch, now() + make_interval(secs => :seconds))")
 WRITES = _statements()
+PURGE_LOCK = 0x6C6F756E6766  # the advisory lock of housekeeping's purge
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,11 @@ def delete_room(room_id: str, epoch: int | None, conn: Connection) -> None:
 
 def purge(matches_before: int, users_before: int, conn: Connection) -> dict[str, int]:
     """Remove finished matches older than ``matches_before``, matches whose room is gone, and
-    users with no seat not seen since ``users_before``; how many matches and users went."""
+    users with no seat not seen since ``users_before``; how many matches and users went.
+    On PostgreSQL one process at a time does it (a cluster's others find the lock taken)."""
+    if conn.dialect.name == "postgresql" and not conn.execute(
+            text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": PURGE_LOCK}).scalar():
+        return {"matches": 0, "users": 0}
     old = select(MATCHES.c.id).where(MATCHES.c.finished < matches_before)
     orphans = (select(MATCHES.c.id).where(MATCHES.c.finished.is_(None))
                .where(~select(ROOMS.c.id).where(ROOMS.c.id == MATCHES.c.room_id).exists()))
