@@ -29,7 +29,7 @@ export function RulesDialog({ slug, onClose }: { slug: string; onClose: () => vo
         <div className="rules-dialog-body">
           {error && <p className="error-msg" role="alert">{error}</p>}
           {!data && !error && <p className="muted">Loading the rules…</p>}
-          {game && <Markdown source={game.rules} headingOffset={1} />}
+          {game && <Markdown source={game.rules} headingOffset={2} />}
         </div>
       </div>
     </div>
