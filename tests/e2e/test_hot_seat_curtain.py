@@ -70,12 +70,9 @@ def test_the_curtain_closes_as_soon_as_a_hot_seat_move_is_done(open_tab, seating
         if curtain.count():
             curtain.get_by_role("button", name=re.compile("Show my hand")).click()
             continue
-        version = ada.get_by_test_id("table").get_attribute("data-version")
-        if take_turn(ada, allow_curtain=False):
-            if ada.get_by_test_id("table").get_attribute("data-version") != version:
-                moves += 1
-            elif not ada.locator(".choice-box").count():
-                moves += 1
+        # A card with a choice (10, Q, 5) takes a second press: count the move once.
+        if take_turn(ada, allow_curtain=False) and not ada.locator(".choice-box").count():
+            moves += 1
         ada.wait_for_timeout(40)
     assert moves >= 4, "too few hot-seat moves were made"
 

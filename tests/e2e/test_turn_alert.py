@@ -24,14 +24,20 @@ window.__beeps = 0;
 if (window.Notification) {
   const Real = window.Notification;
   window.Notification = class extends Real {
-    constructor(title, options) { window.__notes.push(options && options.body); super(title, options); }
+    constructor(title, options) {
+      window.__notes.push(options && options.body);
+      super(title, options);
+    }
     static get permission() { return Real.permission; }
     static requestPermission(...args) { return Real.requestPermission(...args); }
   };
 }
 if (window.AudioContext) {
   const make = AudioContext.prototype.createOscillator;
-  AudioContext.prototype.createOscillator = function () { window.__beeps += 1; return make.call(this); };
+  AudioContext.prototype.createOscillator = function () {
+    window.__beeps += 1;
+    return make.call(this);
+  };
 }
 """
 
