@@ -170,7 +170,8 @@ export function GameView(props: GameViewProps): ReactElement {
   const leaveText = isHost ? "Close room" : "Leave";
   return (
     <div className="game-layout">
-      <section className="table" aria-label={`${room.title} table`} data-testid="table" data-version={state.version}>
+      <section className={`table ${state.result ? "is-over" : ""}`} aria-label={`${room.title} table`}
+        data-testid="table" data-version={state.version}>
         <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
           aria-live="polite" data-testid="turn">
           {status.text}
