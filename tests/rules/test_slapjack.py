@@ -483,6 +483,16 @@ def test_the_bot_slaps_exactly_when_the_pile_can_be_won_with_the_version_it_saw(
     assert bot.choose(quiet.view(1), quiet.legal_moves(1)) is None
 
 
+def test_the_bots_slap_stays_good_when_a_jack_lands_on_its_jack_first():
+    bot = SlapjackBot(1)
+    match = at(table([["JS", "2C"], ["6D", "7D", "8D", "9D"], ["8S"]], ["4C", "JH"]))
+    choice = bot.choose(match.view(1), match.legal_moves(1))
+    assert choice == {"move": "slap", "args": [10]}
+    match = match.apply(0, "play")  # the jack of spades lands before the bot's slap
+    won = match.apply(1, choice["move"], *choice["args"])
+    assert won.G["events"][-1]["kind"] == "good" and won.ctx["current"] == 1
+
+
 def bot_game(levels: list[str], seed: int, max_actions: int = 20_000) -> Match:
     """A game between bots; at each step the seats are asked in a random order (who is quickest)
     and the first that wants to act does. Every move a bot makes must be legal."""
