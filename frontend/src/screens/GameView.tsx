@@ -232,7 +232,7 @@ export function GameView(props: GameViewProps): ReactElement {
             {leaveText}
           </button>
         </div>
-        {confirmLeave && (
+        {confirmLeave && playing && (
           <div className="panel confirm-box" role="alertdialog" aria-labelledby="leave-title"
             aria-describedby="leave-text" data-testid="confirm-leave">
             <h2 id="leave-title">{isHost ? "Close the room mid-game?" : "Leave this game?"}</h2>
