@@ -75,7 +75,7 @@ def describe(choice: Choice, model: Model) -> Text:
         text.append("play ").append_text(card_text(args[0]))
         text.append_text(_play_extra(game, args[1:], model))
     elif move in ("unlock", "key") and args and _int(args[0]):
-        text.append(f"{'unlock' if move == 'unlock' else 'use the key on'} pile {args[0]}")
+        text.append(f"{'unlock' if move == 'unlock' else 'use the key on'} pile {args[0] + 1}")
     elif move == "pick_up":
         text.append("pick up a card")
     else:
@@ -88,7 +88,7 @@ def _play_extra(game: str, rest: tuple, model: Model) -> Text:
         return Text()
     value = rest[0]
     if game == "nine-locks" and _int(value):
-        return Text(f" on pile {value}")
+        return Text(f" on pile {value + 1}")  # players count piles 1 to 9
     if game == "poker99" and value in ("+", "-"):
         return Text(f" {value}")
     if game == "poker99" and _int(value):
@@ -178,7 +178,8 @@ def nine_locks(view: dict, model: Model) -> RenderableType:
 def _pile_cell(pile: Any) -> Text:
     if not isinstance(pile, dict):
         return Text("?")
-    text = Text(f"{clean(pile.get('pile'), 2)}: ", style="dim")
+    number = pile.get("pile")
+    text = Text(f"{number + 1 if _int(number) else clean(number, 2)}: ", style="dim")
     state, count = pile.get("state"), _count(pile.get("count"))
     if state == "down":
         return text.append("▒▒ face down", style="dim")

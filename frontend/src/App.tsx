@@ -1,5 +1,7 @@
-import type { ReactElement } from "react";
+import { useCallback, useEffect, useState, type MouseEvent, type ReactElement } from "react";
+import { RulesDialog } from "./components/RulesDialog";
 import { Link, useRoute } from "./lib/router";
+import { useTableGame } from "./lib/tableGame";
 import { Home } from "./screens/Home";
 import { ReplayPage, RoomReplaysPage } from "./screens/ReplayPage";
 import { RoomPage } from "./screens/RoomPage";
@@ -16,8 +18,35 @@ function Logo(): ReactElement {
   );
 }
 
+interface KeptRoom {
+  code: string;
+  spectate: boolean;
+}
+
 export function App(): ReactElement {
   const route = useRoute();
+  // The last room visited stays mounted (hidden) while another page of the app is on screen, so
+  // that its connection, and the seat, survive in-app navigation; opening another room or
+  // leaving this one lets it go.
+  const [kept, setKept] = useState<KeptRoom | null>(null);
+  const routeRoom = route.name === "room" ? route : null;
+  useEffect(() => {
+    if (routeRoom) setKept({ code: routeRoom.code, spectate: routeRoom.spectate });
+  }, [routeRoom?.code]);
+  const room = routeRoom ?? kept;
+  const forget = useCallback(() => setKept(null), []);
+
+  const tableGame = useTableGame();
+  const [rulesOpen, setRulesOpen] = useState(false);
+  const closeRules = useCallback(() => setRulesOpen(false), []);
+  useEffect(() => setRulesOpen(false), [route.name]);
+  const openRules = (event: MouseEvent<HTMLAnchorElement>) => {
+    // At a table the rules open over it: leaving the room page would risk the seat.
+    if (routeRoom && tableGame && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey) {
+      event.preventDefault();
+      setRulesOpen(true);
+    }
+  };
   return (
     <>
       <header className="topbar">
@@ -27,11 +56,17 @@ export function App(): ReactElement {
         </Link>
         <nav aria-label="Main">
           <Link href="/" aria-current={route.name === "home" ? "page" : undefined}>Play</Link>
-          <Link href="/rules" aria-current={route.name === "rules" ? "page" : undefined}>Rules</Link>
+          <Link href={routeRoom && tableGame ? `/rules/${tableGame}` : "/rules"} onClick={openRules}
+            aria-current={route.name === "rules" ? "page" : undefined} aria-haspopup={routeRoom && tableGame ? "dialog" : undefined}>
+            Rules
+          </Link>
         </nav>
       </header>
+      {room && (
+        <RoomPage key={room.code} code={room.code} spectate={room.spectate} hidden={!routeRoom} onGone={forget} />
+      )}
+      {rulesOpen && routeRoom && tableGame && <RulesDialog slug={tableGame} onClose={closeRules} />}
       {route.name === "home" && <Home />}
-      {route.name === "room" && <RoomPage key={route.code} code={route.code} spectate={route.spectate} />}
       {route.name === "rules" && <RulesPage slug={route.slug} />}
       {route.name === "replay" && <ReplayPage key={route.id} id={route.id} />}
       {route.name === "replays" && <RoomReplaysPage key={route.room} roomId={route.room} />}

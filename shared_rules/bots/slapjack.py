@@ -2,7 +2,10 @@
 
 Slapjack is real time, so waiting is a choice: when there is nothing worth doing (not its turn,
 nothing to slap) ``choose`` returns None and the caller asks again after the next change. The
-bot never slaps wrongly; how quickly it slaps is the server's business.
+bot never slaps wrongly; how quickly it slaps is the server's business. Its slap names the
+version it saw: the slap is judged on the pile as it is when it arrives, so it stays good if a
+card lands meanwhile on a pile that stays slappable, and is late only if the pile was taken or
+slapped since.
 """
 
 from ..games.slapjack import slap_reason

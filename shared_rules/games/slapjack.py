@@ -8,8 +8,10 @@ changed in place):
 - ``pile``: the face-up central pile, bottom card first (public).
 - ``version``: the match version after the last action, so that ``legal_moves`` can offer
   ``slap(version)``; the engine's own ``version`` field replaces it in views (same value).
-- ``pile_version``: the version at which the pile last changed by a play or by being taken.
-- ``pile_slapped``: whether someone has already slapped this pile (since its last change).
+- ``pile_version``: the version at which the pile was last taken or slapped (a late slap does
+  not count). A slap naming an older version is late; a play does not change it, because a slap
+  is judged on the pile as it is when it arrives.
+- ``pile_slapped``: whether someone has already slapped this pile since the last card was played.
 - ``plays``: how many cards have been played, for the 2,000-play limit.
 - ``events``: the last few slaps and departures, public, without card names.
 """
@@ -68,7 +70,7 @@ def play(G: dict, t: Turn) -> dict:
     stacks[t.seat] = stack[1:]
     version = t.version + 1
     return {**G, "stacks": stacks, "pile": [*G["pile"], stack[0]], "version": version,
-            "pile_version": version, "pile_slapped": False, "plays": G["plays"] + 1}
+            "pile_slapped": False, "plays": G["plays"] + 1}
 
 
 def play_options(G: dict, ctx: dict, seat: int) -> list[tuple]:
@@ -76,7 +78,11 @@ def play_options(G: dict, ctx: dict, seat: int) -> list[tuple]:
 
 
 def slap(G: dict, t: Turn, version: int | None = None) -> dict:
-    """Any seat slaps the pile it saw at ``version`` (None: the pile as it is now)."""
+    """Any seat slaps the pile it saw at ``version`` (None: the pile as it is now).
+
+    The slap is judged on the pile as it is when it arrives. It is late only if the pile was
+    taken or slapped since ``version``, or has already been slapped: a card played meanwhile on
+    a pile that stays slappable (a jack on a jack, a pair on a pair) does not make it late."""
     if version is not None:
         _check_version(version, t.version)
     late = G["pile_slapped"] or (version is not None and version < G["pile_version"])
@@ -119,10 +125,11 @@ def _bad_slap(G: dict, t: Turn, late: bool) -> dict:
     text = (f"Seat {seat} slapped {what} and put {_cards(len(given))} under the pile" if given
             else f"Seat {seat} slapped {what} but had no cards to give")
     event = _event(version, seat, kind, len(given), text)
-    # A late slap aimed at an earlier pile does not count as slapping this one.
-    slapped = G["pile_slapped"] or not late
+    if late:  # aimed at an earlier pile: it does not count as slapping this one
+        return {**G, "stacks": stacks, "pile": given + G["pile"], "version": version,
+                "events": _log(G, event)}
     return {**G, "stacks": stacks, "pile": given + G["pile"], "version": version,
-            "pile_slapped": slapped, "events": _log(G, event)}
+            "pile_version": version, "pile_slapped": True, "events": _log(G, event)}
 
 
 def slap_options(G: dict, ctx: dict, seat: int) -> list[tuple]:

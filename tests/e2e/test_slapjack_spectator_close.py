@@ -127,4 +127,4 @@ def test_rules_page_and_unknown_room(open_tab, shots):
     expect(phone.get_by_role("button", name="Create room")).to_be_visible()
     shot(phone, shots, "home-phone")
     missing = open_tab("/r/ZZZZZZ", name="Ada")
-    expect(missing.get_by_role("heading", name="No such room")).to_be_visible()
+    expect(missing.get_by_role("heading", name="No open room with this code")).to_be_visible()

@@ -210,20 +210,66 @@ def test_only_the_first_of_two_slaps_on_the_same_pile_counts():
         "Seat 1 slapped too late and put 3 cards under the pile")
 
 
-def test_a_slap_naming_a_pile_that_has_since_been_played_on_is_late():
+def test_a_jack_played_on_a_jack_does_not_make_a_slap_on_the_first_jack_late():
+    """Seat 1 saw the jack of hearts and slapped; seat 0's jack of spades landed first."""
+    match = at(table([["JS", "2C"], ["6D", "7D", "8D", "9D"], ["8S"]], ["4C", "JH"]))
+    match = match.apply(0, "play")  # version 11: a jack on a jack
+    won = match.apply(1, "slap", 10)
+    assert won.G["events"][-1]["kind"] == "good" and won.G["events"][-1]["reason"] == "jack"
+    assert won.G["stacks"][1][-3:] == ["4C", "JH", "JS"] and won.G["pile"] == []
+    assert won.ctx["current"] == 1
+    late = won.apply(2, "slap", 11)  # seat 2 saw the second jack: that pile was taken since
+    assert late.G["events"][-1]["kind"] == "late" and late.G["stacks"][2] == []
+
+
+def test_a_pair_played_on_a_pair_does_not_make_a_slap_on_the_first_pair_late():
+    """Seat 1 saw 9H 9S and slapped; seat 0's 9D landed first (a pair on a pair)."""
+    match = at(table([["9D", "2C"], ["6D", "7D", "8D", "9C"], ["8S"]], ["9H", "9S"]))
+    match = match.apply(0, "play")  # version 11: still a pair
+    won = match.apply(1, "slap", 10)
+    assert won.G["events"][-1]["kind"] == "good" and won.G["events"][-1]["reason"] == "pair"
+    assert won.G["stacks"][1][-3:] == ["9H", "9S", "9D"] and won.ctx["current"] == 1
+    late = won.apply(2, "slap", 10)  # seat 2 saw the same first pair, but it was taken since
+    assert late.G["events"][-1]["kind"] == "late"
+
+
+def test_a_slap_is_judged_on_the_pile_as_it_is_when_it_arrives():
     match = at(table([["9S", "2C"], ["6D", "7D", "8D", "9D"], ["8S"]], ["9H"]))
     match = match.apply(0, "play")  # a pair now, at version 11
-    late = match.apply(1, "slap", 10)
+    won = match.apply(1, "slap", 10)
+    assert won.G["events"][-1]["kind"] == "good" and won.G["stacks"][1][-2:] == ["9H", "9S"]
+
+
+def test_a_card_that_leaves_nothing_to_slap_makes_an_earlier_slap_bad():
+    match = at(table([["5C", "2C"], ["6D", "7D", "8D", "9D"], ["8S"]], ["JH"]))
+    match = match.apply(0, "play")  # the jack is covered at version 11
+    bad = match.apply(1, "slap", 10)
+    assert bad.G["events"][-1]["kind"] == "bad" and bad.G["stacks"][1] == ["9D"]
+    assert bad.G["pile_slapped"] and bad.G["pile_version"] == 12
+
+
+def test_a_play_does_not_change_the_pile_version():
+    match = at(table([["5C", "2C"], ["6D"], ["8S"]], ["JH"], pile_version=7)).apply(0, "play")
+    assert match.G["pile_version"] == 7 and match.version == 11
+
+
+def test_a_slap_naming_a_pile_slapped_since_is_late_even_after_a_play():
+    match = at(table([["7C"], ["2C", "3D", "4S", "9D"], ["8S", "6S"]], ["7H"]))
+    match = match.apply(1, "slap")  # bad, at version 11
+    match = match.apply(0, "play")  # 7C on 7H: a pair, at version 12
+    late = match.apply(2, "slap", 10)
     assert late.G["events"][-1]["kind"] == "late"
-    assert late.G["stacks"][1] == ["9D"]
-    assert late.G["pile"][-2:] == ["9H", "9S"]
+    assert match.apply(2, "slap", 11).G["events"][-1]["kind"] == "good"
 
 
 def test_a_late_slap_does_not_spoil_the_pile_for_a_slap_in_time():
-    match = at(table([["9S", "2C"], ["6D", "7D", "8D", "9D"], ["8S"]], ["9H"])).apply(0, "play")
-    match = match.apply(1, "slap", 10).apply(2, "slap", 11)
-    assert match.G["stacks"][2][-2:] == ["9H", "9S"]
-    assert match.ctx["current"] == 2
+    # The pile was taken at version 12; two cards played since make a pair.
+    match = at(table([["5C"], ["6D", "7D", "8D", "9D"], ["8S"]], ["9H", "9S"], version=14,
+                     pile_version=12))
+    match = match.apply(1, "slap", 10)  # names a pile taken since: late
+    assert match.G["events"][-1]["kind"] == "late" and not match.G["pile_slapped"]
+    won = match.apply(2, "slap", 14)
+    assert won.G["events"][-1]["kind"] == "good" and won.ctx["current"] == 2
 
 
 def test_a_slap_naming_a_pile_that_was_taken_is_late():
@@ -435,6 +481,16 @@ def test_the_bot_slaps_exactly_when_the_pile_can_be_won_with_the_version_it_saw(
     quiet = at(table([["5C"], ["6D"], ["8S"]], ["9H", "2S"]))
     assert bot.choose(quiet.view(0), quiet.legal_moves(0)) == {"move": "play", "args": []}
     assert bot.choose(quiet.view(1), quiet.legal_moves(1)) is None
+
+
+def test_the_bots_slap_stays_good_when_a_jack_lands_on_its_jack_first():
+    bot = SlapjackBot(1)
+    match = at(table([["JS", "2C"], ["6D", "7D", "8D", "9D"], ["8S"]], ["4C", "JH"]))
+    choice = bot.choose(match.view(1), match.legal_moves(1))
+    assert choice == {"move": "slap", "args": [10]}
+    match = match.apply(0, "play")  # the jack of spades lands before the bot's slap
+    won = match.apply(1, choice["move"], *choice["args"])
+    assert won.G["events"][-1]["kind"] == "good" and won.ctx["current"] == 1
 
 
 def bot_game(levels: list[str], seed: int, max_actions: int = 20_000) -> Match:

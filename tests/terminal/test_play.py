@@ -138,7 +138,7 @@ def test_host_adds_a_bot_and_plays_nine_locks_moves(terms, server):
     ada.line("/start")
     ada.wait("Your turn")
     screen = ada.screen()
-    assert re.search(r"4: " + CARD + r" ×1 open", screen), screen
+    assert re.search(r"5: " + CARD + r" ×1 open", screen), screen  # the centre, pile 5 of 1-9
     assert re.search(r"Ada\s+visible (" + CARD + r" ?){3}\s+hidden (" + CARD + r" ?){3}", screen)
     assert re.search(r"Bot 1 \(easy\)\s+visible .*hidden ▒▒ ×3", screen)
     pick = re.search(r"(\d+)\) pick up a card", screen).group(1)

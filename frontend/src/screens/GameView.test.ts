@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { state, view } from "../lib/fixtures";
-import { chooseSeat } from "./GameView";
+import { room, seat, state, view } from "../lib/fixtures";
+import { chooseSeat, curtainText, revealStillOpen } from "./GameView";
 
 describe("chooseSeat", () => {
   const at = (seat: number, current: number, moves: number) =>
@@ -16,5 +16,28 @@ describe("chooseSeat", () => {
 
   it("has nothing to show without states", () => {
     expect(chooseSeat([0], {}, null)).toBeNull();
+  });
+});
+
+describe("the hot-seat curtain", () => {
+  const at = (current: number, turn: number, round = 1) => state(view("poker99", { seat: 0, current, turn }), { round });
+  const shown = { seat: 0, round: 1, turn: 4 };
+
+  it("keeps a shown hand open during the turn in which it was shown", () => {
+    expect(revealStillOpen(shown, 0, at(0, 4))).toBe(true);
+  });
+
+  it("closes as soon as the turn ends, whoever plays next", () => {
+    expect(revealStillOpen(shown, 0, at(1, 5))).toBe(false); // a bot, or the host elsewhere
+    expect(revealStillOpen(shown, 0, at(0, 6))).toBe(false); // back to the same seat later
+    expect(revealStillOpen(shown, 2, at(2, 4))).toBe(false); // another hand on this device
+    expect(revealStillOpen(shown, 0, at(0, 4, 2))).toBe(false); // a rematch
+    expect(revealStillOpen(null, 0, at(0, 4))).toBe(false);
+  });
+
+  it("says whom to pass the device to, or who is playing meanwhile", () => {
+    const table = room({ seats: [seat(0, "Ada"), seat(1, "Bot 1", { kind: "bot" }), seat(2, "Grace", { kind: "local" })] });
+    expect(curtainText(table, [0, 2], 2, 2)).toBe("Pass the device to Grace.");
+    expect(curtainText(table, [0, 2], 0, 1)).toBe("Bot 1 is playing.");
   });
 });

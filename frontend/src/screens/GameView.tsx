@@ -7,6 +7,7 @@ import { seatName, type BoardProps } from "../games/types";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { EyeIcon, TrophyIcon } from "../components/Icons";
 import { nameCardsIn } from "../lib/cards";
+import { useAlertSetting, useTurnAlert } from "../lib/turnAlert";
 import type { LogEntry } from "../lib/useRoom";
 import { SPECTATOR } from "../lib/useRoom";
 import type { Ack, GameState, Room } from "../lib/types";
@@ -43,6 +44,31 @@ export function chooseSeat(mySeats: number[], states: Record<string, GameState>,
   if (previous !== null && mine.some((s) => s.seat === previous)) return previous;
   const acting = mine.find((s) => s.legal_moves.length > 0);
   return (acting ?? mine[0]).seat;
+}
+
+/** A hot-seat hand shown on request: whose, and during which turn of which game. */
+export interface Reveal {
+  seat: number;
+  round: number;
+  turn: number;
+}
+
+/**
+ * Whether a hot-seat hand shown on request may stay face up: only for its own seat and only
+ * during the turn in which it was shown. The move that ends that turn closes the curtain,
+ * whoever acts next (a bot, another player on this device, or someone elsewhere).
+ */
+export function revealStillOpen(reveal: Reveal | null, seat: number | null, state: GameState): boolean {
+  return reveal !== null && reveal.seat === seat && reveal.round === (state.round ?? 0) &&
+    reveal.turn === state.view.turn;
+}
+
+/** What the curtain says: whom to pass the device to, or who is playing meanwhile. */
+export function curtainText(room: Room, mySeats: number[], seat: number, current: number | null | undefined): string {
+  if (current === null || current === undefined || mySeats.includes(current)) {
+    return `Pass the device to ${seatName(room.seats, seat)}.`;
+  }
+  return `${seatName(room.seats, current)} is playing.`;
 }
 
 function ResultBox({ state, room, mySeats, isHost, onRematch, onLeave }: {
@@ -94,7 +120,9 @@ export function GameView(props: GameViewProps): ReactElement {
   const seat = spectator ? null : chooseSeat(mySeats, states, lastShown.current);
   lastShown.current = seat;
   const state = spectator ? states[SPECTATOR] : seat !== null ? states[String(seat)] : undefined;
-  const [revealed, setRevealed] = useState<number | null>(null);
+  const [revealed, setRevealed] = useState<Reveal | null>(null);
+  const [confirmLeave, setConfirmLeave] = useState(false);
+  const alerts = useAlertSetting();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const version = state?.version ?? -1;
@@ -107,12 +135,14 @@ export function GameView(props: GameViewProps): ReactElement {
   const mover = moves.current.mover;
 
   useEffect(() => setError(null), [version]);
-  // A rematch deals new hands: every hot-seat player shows theirs again.
-  useEffect(() => setRevealed(null), [state?.round]);
 
   const isHost = room.host === userId;
   const hotSeat = !spectator && mySeats.length > 1 && PRIVATE_HANDS.has(room.game);
-  const hideHand = hotSeat && seat !== revealed && !state?.result;
+  const hideHand = hotSeat && !state?.result && !(state && revealStillOpen(revealed, seat, state));
+  const status = state ? statusLine(state, room, seat, mySeats) : { text: "", mine: false };
+  const myTurn = status.mine && !spectator && state !== undefined && !state.result;
+  useTurnAlert(myTurn ? `${state?.round ?? 0}:${state?.view.turn}:${state?.view.current}` : null,
+    `Your turn at ${room.title} (table ${room.code})`, alerts.on);
 
   if (!state) {
     return (
@@ -136,10 +166,12 @@ export function GameView(props: GameViewProps): ReactElement {
   };
 
   const Board = BOARDS[room.game];
-  const status = statusLine(state, room, seat, mySeats);
+  const playing = !state.result && !spectator && mySeats.length > 0;
+  const leaveText = isHost ? "Close room" : "Leave";
   return (
     <div className="game-layout">
-      <section className="table" aria-label={`${room.title} table`} data-testid="table" data-version={state.version}>
+      <section className={`table ${state.result ? "is-over" : ""}`} aria-label={`${room.title} table`}
+        data-testid="table" data-version={state.version}>
         <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
           aria-live="polite" data-testid="turn">
           {status.text}
@@ -159,9 +191,10 @@ export function GameView(props: GameViewProps): ReactElement {
         )}
         {hideHand && seat !== null && (
           <div className="curtain" data-testid="curtain">
-            <strong>Pass the device to {seatName(room.seats, seat)}.</strong>
+            <strong>{curtainText(room, mySeats, seat, state.view.current)}</strong>
             <span>{seatName(room.seats, seat)}’s cards stay hidden until they are ready.</span>
-            <button type="button" className="btn btn-accent" onClick={() => setRevealed(seat)} autoFocus>
+            <button type="button" className="btn btn-accent" autoFocus
+              onClick={() => setRevealed({ seat, round: state.round ?? 0, turn: state.view.turn })}>
               Show my hand ({seatName(room.seats, seat)})
             </button>
           </div>
@@ -178,13 +211,44 @@ export function GameView(props: GameViewProps): ReactElement {
           <LogList log={log} />
         </section>
         {chat}
+        {!spectator && (
+          <label className="toggle panel alert-toggle">
+            <input type="checkbox" checked={alerts.on} onChange={alerts.toggle} data-testid="alert-toggle" />
+            <span>
+              Sound and notification when it is my turn
+              <small className="muted">
+                {alerts.on && alerts.blocked
+                  ? "This browser blocks notifications from this site: only the sound will play."
+                  : "Only while this tab is in the background. The tab’s title always flashes."}
+              </small>
+            </span>
+          </label>
+        )}
         <div className="btn-row">
           <span className="muted">Room <span className="code">{room.code}</span></span>
           {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
-          <button type="button" className="btn btn-small btn-danger" onClick={onLeave} style={{ marginLeft: "auto" }}>
-            {isHost ? "Close room" : "Leave"}
+          <button type="button" className="btn btn-small btn-danger" style={{ marginLeft: "auto" }}
+            onClick={() => (playing ? setConfirmLeave(true) : onLeave())}>
+            {leaveText}
           </button>
         </div>
+        {confirmLeave && playing && (
+          <div className="panel confirm-box" role="alertdialog" aria-labelledby="leave-title"
+            aria-describedby="leave-text" data-testid="confirm-leave">
+            <h2 id="leave-title">{isHost ? "Close the room mid-game?" : "Leave this game?"}</h2>
+            <p id="leave-text">
+              {isHost
+                ? "The game ends for everyone and the room closes."
+                : "You give up your seat for good: the game goes on without you, and you cannot take it back."}
+            </p>
+            <div className="btn-row">
+              <button type="button" className="btn btn-primary" onClick={() => setConfirmLeave(false)} autoFocus>
+                Stay at the table
+              </button>
+              <button type="button" className="btn btn-danger" onClick={onLeave}>{leaveText}</button>
+            </div>
+          </div>
+        )}
       </aside>
     </div>
   );

@@ -1,9 +1,9 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { view } from "../lib/fixtures";
 import type { Replay } from "../lib/history";
 import { parseRoute } from "../lib/router";
-import { ReplayView } from "./ReplayPage";
+import { ReplayView, RoomReplaysPage } from "./ReplayPage";
 
 function board(cells: (number | null)[], version: number, extra: Record<string, unknown> = {}) {
   return view("tic-tac-toe", { board: cells, version, ...extra });
@@ -45,5 +45,38 @@ describe("the replay page", () => {
     expect(parseRoute("/replays/6f1c2a9e-0b7d-4f57-9a43-2b1d5c7e8f90")).toEqual(
       { name: "replays", room: "6f1c2a9e-0b7d-4f57-9a43-2b1d5c7e8f90" });
     expect(parseRoute("/replay/not-an-id")).toEqual({ name: "missing", path: "/replay/not-an-id" });
+  });
+});
+
+describe("a room's finished games", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  // The server's answers, as docs/protocol.md shows them.
+  const summary = (id: string, round: number) => {
+    const { steps: _steps, ...rest } = replay;
+    return { ...rest, id, round };
+  };
+  function serve(): string[] {
+    const asked: string[] = [];
+    vi.stubGlobal("fetch", async (path: string) => {
+      asked.push(path);
+      const body = path.startsWith("/api/matches?room=")
+        ? { matches: [summary("bbbbbbbbbbbbbbbb", 2), summary("aaaaaaaaaaaaaaaa", 1)] }
+        : { ...replay, id: path.slice(-16), round: path.endsWith("a") ? 1 : 2 };
+      return new Response(JSON.stringify(body), { status: 200 });
+    });
+    return asked;
+  }
+
+  it("opens on the latest game's replay, drawn on felt, and offers the others", async () => {
+    const asked = serve();
+    render(<RoomReplaysPage roomId="r" />);
+    expect(await screen.findByText("Step 0 of 2")).toBeInTheDocument();
+    expect(asked).toContain("/api/matches/bbbbbbbbbbbbbbbb");
+    expect(screen.getByTestId("replay-board")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Game 2" })).toHaveAttribute("aria-pressed", "true");
+    fireEvent.click(screen.getByRole("button", { name: "Game 1" }));
+    expect(await screen.findByRole("button", { name: "Game 1", pressed: true })).toBeInTheDocument();
+    expect(asked).toContain("/api/matches/aaaaaaaaaaaaaaaa");
   });
 });

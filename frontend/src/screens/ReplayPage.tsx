@@ -87,38 +87,48 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
         <input type="range" min={0} max={last} value={index} onChange={(e) => go(Number(e.target.value))} />
       </label>
       <p aria-live="polite" data-testid="replay-step">{lines.join(". ") || (index === 0 ? "The deal" : "…")}</p>
-      <ErrorBoundary message="This step cannot be drawn." resetKey={index}>
-        {Board ? (
-          <Board view={step.view} legal={[]} seat={null} seats={seats} play={() => undefined} busy
-            hideHand={false} owner={null} mover={step.seat} />
-        ) : <p>This game cannot be shown.</p>}
-      </ErrorBoundary>
+      <div className="replay-board" data-testid="replay-board">
+        <ErrorBoundary message="This step cannot be drawn." resetKey={index}>
+          {Board ? (
+            <Board view={step.view} legal={[]} seat={null} seats={seats} play={() => undefined} busy
+              hideHand={false} owner={null} mover={step.seat} />
+          ) : <p>This game cannot be shown.</p>}
+        </ErrorBoundary>
+      </div>
     </section>
   );
 }
 
-/** The finished games of one room, each a link to its replay. */
+/** The latest game of a room, ready to watch; the room's other finished games are one press away. */
 export function RoomReplaysPage({ roomId }: { roomId: string }): ReactElement {
   const { data, error } = useLoad<MatchSummary[]>(() => fetchRoomMatches(roomId), roomId);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const games = [...(data ?? [])].sort((a, b) => a.round - b.round);
+  const id = chosen ?? games[games.length - 1]?.id ?? null;
+  const replay = useLoad<Replay | null>(() => (id ? fetchReplay(id) : Promise.resolve(null)), id ?? "");
   return (
     <main className="page">
-      <section className="panel">
-        <h1>Finished games</h1>
-        {error && <p role="alert">{error}</p>}
-        {!data && !error && <p className="muted">Loading…</p>}
-        {data && data.length === 0 && <p>No finished game here yet.</p>}
-        {data && data.length > 0 && (
-          <ul>
-            {data.map((m) => (
-              <li key={m.id}>
-                <Link href={`/replay/${m.id}`}>
-                  Game {m.round}: {resultText(m.result, m.players)} ({m.moves} moves)
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      {error && <div className="panel" role="alert"><h1>No replay</h1><p>{error}</p></div>}
+      {!data && !error && <p className="muted">Loading the game…</p>}
+      {data && data.length === 0 && (
+        <div className="panel"><h1>Finished games</h1><p>No finished game here yet.</p></div>
+      )}
+      {games.length > 1 && (
+        <nav className="replay-games" aria-label="Games of this room">
+          <span className="muted">Games of this room:</span>
+          {games.map((m) => (
+            <button key={m.id} type="button" className={`btn btn-small ${m.id === id ? "btn-primary" : ""}`}
+              aria-pressed={m.id === id} onClick={() => setChosen(m.id)}
+              title={`${resultText(m.result, m.players)} (${m.moves} moves)`}>
+              Game {m.round}
+            </button>
+          ))}
+          {id && <Link href={`/replay/${id}`} className="btn btn-small">Link to this game</Link>}
+        </nav>
+      )}
+      {replay.error && <div className="panel" role="alert"><p>{replay.error}</p></div>}
+      {id && !replay.data && !replay.error && <p className="muted">Loading the game…</p>}
+      {replay.data && <ReplayView key={replay.data.id} replay={replay.data} />}
     </main>
   );
 }

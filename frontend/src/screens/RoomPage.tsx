@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
 import { Chat } from "../components/Chat";
 import { forgetIdentity, getIdentity, getName, saveName, validName, type Identity } from "../lib/identity";
+import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { Link, navigate } from "../lib/router";
+import { setTableGame } from "../lib/tableGame";
 import { useRoom } from "../lib/useRoom";
 import { useTitle } from "../lib/useTitle";
 import { GameView } from "./GameView";
@@ -10,6 +12,7 @@ import { Lobby } from "./Lobby";
 const CLOSED_REASONS: Record<string, string> = {
   host_left: "The host closed the room.",
   host_disconnected: "The host lost their connection, so the room was closed.",
+  abandoned: "Nothing had happened here for hours, so the room was closed.",
 };
 
 function AskName({ code, onDone }: { code: string; onDone: (name: string, spectate: boolean) => void }): ReactElement {
@@ -41,20 +44,33 @@ function AskName({ code, onDone }: { code: string; onDone: (name: string, specta
   );
 }
 
-function Problem({ title, text }: { title: string; text: string }): ReactElement {
+function Problem({ title, text, roomId }: { title: string; text: string; roomId?: string }): ReactElement {
   return (
     <main className="page">
       <div className="panel stack" style={{ maxWidth: 520, margin: "2rem auto" }} role="alert">
         <h1>{title}</h1>
         <p>{text}</p>
-        <div className="btn-row"><Link href="/" className="btn btn-primary">Back to the lounge</Link></div>
+        <div className="btn-row">
+          <Link href="/" className="btn btn-primary">Back to the lounge</Link>
+          {roomId && <Link href={`/replays/${roomId}`} className="btn">Its finished games</Link>}
+        </div>
       </div>
     </main>
   );
 }
 
+export interface RoomPageProps {
+  code: string;
+  spectate: boolean;
+  /** Another page of the app is on screen: the room keeps its connection (and the seat) and
+   * shows only a line to come back. */
+  hidden?: boolean;
+  /** The room is no longer worth keeping: left, closed, or never joined. */
+  onGone?: () => void;
+}
+
 /** A room: asks for a name if needed, joins, then shows the lobby or the table with the chat. */
-export function RoomPage({ code, spectate }: { code: string; spectate: boolean }): ReactElement {
+export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPageProps): ReactElement | null {
   const [identity, setIdentity] = useState<Identity | null>(null);
   const [idError, setIdError] = useState<string | null>(null);
   const [entry, setEntry] = useState<{ name: string; spectate: boolean } | null>(() => {
@@ -68,7 +84,20 @@ export function RoomPage({ code, spectate }: { code: string; spectate: boolean }
   useEffect(loadIdentity, [loadIdentity]);
 
   const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false, entry !== null);
-  useTitle(model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
+  useTitle(hidden ? null : model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
+  const { room: joined } = model;
+  useEffect(() => {
+    if (joined) rememberRoom(joined);
+  }, [joined?.id]);
+  useEffect(() => {
+    if (hidden || !joined) return undefined;
+    setTableGame(joined.game);
+    return () => setTableGame(null);
+  }, [hidden, joined?.game]);
+  const gone = model.closed !== null || (model.fatal !== null && model.fatal.code !== "unauthorized");
+  useEffect(() => {
+    if (hidden && (gone || !entry)) onGone?.();
+  }, [hidden, gone, entry === null]);
 
   // A token the server no longer accepts (it restarted with a new key): get a new identity.
   useEffect(() => {
@@ -81,17 +110,37 @@ export function RoomPage({ code, spectate }: { code: string; spectate: boolean }
 
   const leave = async () => {
     await actions.leave();
+    onGone?.();
     navigate("/");
   };
+
+  if (hidden) {
+    if (!joined || gone) return null;
+    return (
+      <div className="banner banner-info" role="status" data-testid="back-to-table">
+        You are still at table <span className="code">{code}</span> ({joined.title}).
+        <Link href={`/r/${code}`} className="btn btn-small btn-primary">Back to the table</Link>
+      </div>
+    );
+  }
 
   if (!entry) return <AskName code={code} onDone={(name, watch) => setEntry({ name, spectate: watch })} />;
   if (idError) return <Problem title="Cannot reach the lounge" text={idError} />;
   if (model.closed) {
-    return <Problem title="This room was closed" text={CLOSED_REASONS[model.closed] ?? "The room is gone."} />;
+    return <Problem title="This room was closed" text={CLOSED_REASONS[model.closed] ?? "The room is gone."}
+      roomId={model.room?.id} />;
   }
   if (model.fatal && model.fatal.code !== "unauthorized") {
-    const title = model.fatal.code === "not_found" ? "No such room" : "Cannot join this room";
-    return <Problem title={title} text={model.fatal.message} />;
+    if (model.fatal.code === "not_found") {
+      const known = knownRoom(code);
+      if (known) {
+        return <Problem title="This room has closed" roomId={known.id}
+          text={`The ${known.title} table ${code} you were at has closed. Its finished games can still be watched.`} />;
+      }
+      return <Problem title="No open room with this code"
+        text={`There is no open room with code ${code}: it may have closed, or the code may be mistyped.`} />;
+    }
+    return <Problem title="Cannot join this room" text={model.fatal.message} />;
   }
 
   const { room } = model;

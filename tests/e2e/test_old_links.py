@@ -1,0 +1,55 @@
+"""Old links: a closed room's link says the room has closed; a replay link opens on the game
+itself, drawn on felt so that its labels can be read."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .helpers import host_room, join_by_code, play_until_result
+
+
+def test_an_old_room_link_says_the_room_has_closed(open_tab):
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
+    grace = open_tab("/")
+    join_by_code(grace, "Grace", code)
+    ada.get_by_role("button", name="Close room").click()
+    expect(grace.get_by_role("heading", name="This room was closed")).to_be_visible()
+
+    # Days later, Grace opens the old link again: this browser remembers the room.
+    grace.goto(f"/r/{code}")
+    expect(grace.get_by_role("heading", name="This room has closed")).to_be_visible()
+    expect(grace.get_by_role("alert")).to_contain_text(f"Tic-Tac-Toe table {code}")
+    expect(grace.get_by_role("link", name="Its finished games")).to_be_visible()
+
+    # A browser that never was in it cannot tell closed from mistyped, and says so.
+    stranger = open_tab("/", name="Linus")
+    stranger.goto(f"/r/{code}")
+    expect(stranger.get_by_role("heading", name="No open room with this code")).to_be_visible()
+    expect(stranger.get_by_role("alert")).to_contain_text("it may have closed")
+
+
+def test_watch_again_opens_on_the_replay_drawn_on_felt(open_tab, shots):
+    ada = open_tab("/")
+    host_room(ada, "Ada", "Nine Locks", public=False)
+    ada.get_by_label("Bot level").select_option("easy")
+    ada.get_by_role("button", name="Add bot").click()
+    ada.get_by_role("button", name="Start game").click()
+    play_until_result([ada])
+
+    with ada.context.expect_page() as opened:
+        ada.get_by_role("link", name="Watch again").click()
+    replay = opened.value
+    expect(replay.get_by_role("region", name=re.compile("Replay of Nine Locks"))).to_be_visible()
+    expect(replay.get_by_text(re.compile(r"^Step 0 of \d+$"))).to_be_visible()
+    replay.get_by_role("button", name="Last").click()
+    board = replay.get_by_test_id("replay-board")
+    labels = board.locator(".label-on-felt")
+    expect(labels.filter(has_text="Deck")).to_be_visible()
+    # The light labels sit on the dark felt, not on the white page.
+    background = board.evaluate("el => getComputedStyle(el).backgroundImage")
+    assert "radial-gradient" in background
+    replay.set_viewport_size({"width": 1280, "height": 800})
+    replay.screenshot(path=str(shots / "replay.png"), full_page=False, animations="disabled")
