@@ -13,11 +13,11 @@ from .api import api
 from .auth import TokenSigner
 from .cluster import ClusterBus, ClusterNode, ClusterNotifier, Directory, LeaseBook, new_node_id
 from .config import Config, from_env
-from .db import open_store, recover
-from .db.housekeeping import Housekeeper
+from .db import open_store
 from .db.store import SqlRoomStore
 from .errors import register_error_handlers
 from .history import history
+from .housekeeping import Housekeeper
 from .ratelimit import KeyedLimiter
 from .rooms import Lounge
 from .runtime import Runtime
@@ -93,7 +93,9 @@ def create_app(config: Config | None = None) -> Flask:
         sockets.resolve = service.resolve
         sockets.dispatch = lambda name, caller, data: service.operation(name)(caller, data)
         sockets.register()
-        recover(service)
+        service.recover()
+        if isinstance(store, SqlRoomStore):
+            Housekeeper(service, store).start()
         cluster = None
     else:
         service, cluster = _join_cluster(config, sockets, bus, lounge, runtime)

@@ -263,6 +263,18 @@ class LoungeService:
             self.start_grace(room, user_id)
         self.bots.schedule(room)
 
+    def recover(self) -> list[Room]:
+        """After a start on a durable store: every room back from the database, each
+        seated player's grace period starting now and its bots playing on. The rooms."""
+        load = getattr(self.store, "load", None)
+        if load is None:
+            return []
+        rooms = load(self.lounge.hard_seconds)
+        for room in rooms:
+            with room.lock:
+                self.resume(room)
+        return rooms
+
     def watch_unclaimed(self, room: Room) -> None:
         """A room whose host never connects closes after UNCLAIMED_ROOM_SECONDS."""
         self.start_grace(room, room.host, self.config.UNCLAIMED_ROOM_SECONDS)

@@ -1,4 +1,4 @@
-"""Durable rooms: the SQL store, its schema migrations, restart recovery and housekeeping.
+"""Durable rooms: the SQL store, its queries and schema migrations.
 
 The names below are imported when first used, so that the database process, which needs only
 the queries, starts without loading the rules and the rooms.
@@ -14,9 +14,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from ..config import Config
-    from ..rooms import Room
     from ..runtime import Runtime
-    from ..service import LoungeService
     from ..store import RoomStore
     from .store import SqlRoomStore
     from .worker import DbWorker, LocalDbWorker
@@ -55,22 +53,4 @@ def make_worker(engine: Engine, runtime: Runtime, fsync: bool = False) -> DbWork
     return DbWorker(engine, runtime, fsync=fsync)
 
 
-def recover(service: LoungeService) -> list[Room]:
-    """After a start: every room of a durable store back, each seated player's grace period
-    starting now, bots playing on, and housekeeping running. The rooms recovered."""
-    from .housekeeping import Housekeeper
-    from .store import SqlRoomStore
-
-    store = service.store
-    if not isinstance(store, SqlRoomStore):
-        return []
-    rooms = store.load(service.lounge.hard_seconds)
-    for room in rooms:
-        with room.lock:
-            service.resume(room)
-    Housekeeper(service, store).start()
-    return rooms
-
-
-__all__ = ["DbWorker", "LocalDbWorker", "Runtime", "SqlRoomStore", "make_worker", "open_store",
-           "recover"]
+__all__ = ["DbWorker", "LocalDbWorker", "Runtime", "SqlRoomStore", "make_worker", "open_store"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from backend import create_app
 from backend.cli import main
 from backend.config import Config
-from backend.db.housekeeping import DAY_MS, Housekeeper
 from backend.db.queries import count_rows
+from backend.housekeeping import DAY_MS, Housekeeper
 from backend.rooms import now_ms
 
 from .helpers import new_user, play, started_room

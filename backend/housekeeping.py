@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from ..rooms import now_ms
-from .store import SqlRoomStore
+from .db.store import SqlRoomStore
+from .rooms import now_ms
 
 if TYPE_CHECKING:
-    from ..service import LoungeService
+    from .service import LoungeService
 
 log = logging.getLogger(__name__)
 DAY_MS = 24 * 3600 * 1000
