@@ -54,18 +54,19 @@ def test_the_owner_is_killed_mid_game_and_the_game_goes_on(cluster_of, game):
     assert guest.sio.connected
 
 
-def test_a_stopped_process_hands_its_rooms_over_within_a_second(cluster_of):
+@pytest.mark.parametrize("game", GAMES)
+def test_a_stopped_process_hands_its_rooms_over_within_a_second(cluster_of, game):
     cluster = cluster_of(2)
     survivor = cluster.node_id(1)
     host = connect(cluster.url(1))
-    room = create(cluster.url(0), host, "nine-locks")  # owned by the process that stops
+    room = create(cluster.url(0), host, game)  # owned by the process that stops
     host.ok("join", {"room": room["code"]})
     guest = connect(cluster.url(1))
     leaving = connect(cluster.url(0))  # a spectator on the stopping process
     start_game(room, host, [guest])
     leaving.ok("join", {"room": room["code"], "spectate": True})
     acked: list[dict] = []
-    play([host, guest], seed=5, stop_after=4, acked=acked)
+    play([host, guest], seed=5, stop_after=3, acked=acked)
     stopped = time.monotonic()
     cluster.signal(0, signal.SIGTERM)
     wait_until(lambda: cluster.owner(room["id"])[0] == survivor, 5, step=0.005)
@@ -73,17 +74,17 @@ def test_a_stopped_process_hands_its_rooms_over_within_a_second(cluster_of):
     gaps: list[float] = []
     last = time.monotonic()
     before = len(acked)
-    while play([host, guest], seed=6, stop_after=1, acked=acked) is None and len(acked) < 30:
+    while play([host, guest], seed=6, stop_after=1, acked=acked) is None and len(acked) < 12:
         gaps.append(time.monotonic() - last)
         last = time.monotonic()
     assert handed < 1.0, handed
-    assert max(gaps) < 1.0, gaps
-    assert len(acked) > before
+    assert max(gaps, default=0) < 1.0, gaps
+    assert len(acked) > before or gaps == []
     assert cluster.nodes[0].process.wait(10) == 0  # it exits by itself once handed over
     leaving.wait_for(lambda: not leaving.sio.connected, 5)
     back = connect(cluster.url(1), leaving.session)
     assert back.ok("join", {"room": room["code"], "spectate": True})["spectator"]
-    play([host, guest], seed=7, acked=acked)
+    assert play([host, guest], seed=7, acked=acked) is not None
     assert_kept(acked, match_log(cluster.url(1), room["id"])["log"])
     assert contiguous(versions(guest, 1))
 

@@ -1,0 +1,60 @@
+"""The forwarding protocol itself, spoken by hand to a real owner over Redis: a retried request
+is applied once, a late one not at all."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import orjson
+import redis
+
+from tests.server.harness import start_game
+
+from .nodes import REDIS, connect, create, match_log
+
+
+def ask(client: redis.Redis, cluster: str, owner: str, request: str, caller: list,
+        op: str, data: dict, until: float) -> None:
+    message = {"k": "call", "id": request, "from": "tester", "op": op, "c": caller, "d": data,
+               "until": until}
+    assert client.publish(f"{cluster}:node:{owner}", orjson.dumps(message)) == 1
+
+
+def replies(pubsub, seconds: float) -> list[dict]:
+    """What arrived on the tester's channel within ``seconds``."""
+    got, deadline = [], time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = pubsub.get_message(timeout=0.1)
+        if message and message["type"] == "message":
+            got.append(orjson.loads(message["data"]))
+    return got
+
+
+def test_a_retried_request_is_applied_once_and_a_late_one_never(cluster_of):
+    cluster = cluster_of(1)
+    owner = cluster.node_id(0)
+    host = connect(cluster.url(0))
+    room = create(cluster.url(0), host, "tic-tac-toe")
+    host.ok("join", {"room": room["code"]})
+    guest = connect(cluster.url(0))
+    start_game(room, host, [guest])
+    client = redis.Redis.from_url(REDIS)
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(f"{cluster.name}:node:tester")
+    caller = [f"tester.{uuid.uuid4().hex}", host.user_id, room["id"]]
+    request = uuid.uuid4().hex
+    move = {"move": "place", "args": [4], "seat": 0}
+    for _ in range(3):  # the first send and two retries of the same request
+        ask(client, cluster.name, owner, request, caller, "move", move, time.time() + 5)
+    answers = [m for m in replies(pubsub, 1.0) if m["k"] == "reply"]
+    assert [m["a"] for m in answers] == [{"ack": {"version": 1}}] * 3
+    assert len(match_log(cluster.url(0), room["id"])["log"]) == 1
+
+    late = {"move": "place", "args": [0], "seat": 1}
+    caller = [f"tester.{uuid.uuid4().hex}", guest.user_id, room["id"]]
+    ask(client, cluster.name, owner, uuid.uuid4().hex, caller, "move", late, time.time() - 0.1)
+    assert replies(pubsub, 0.5) == []
+    assert len(match_log(cluster.url(0), room["id"])["log"]) == 1
+    assert guest.ok("move", {"move": "place", "args": [0]})["version"] == 2
+    pubsub.close()
