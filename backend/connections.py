@@ -112,6 +112,12 @@ class GuardedProtocol(eventlet.wsgi.HttpProtocol):
     waiting: Waiting = Waiting()
     deadline: float = 0.0
 
+    def setup(self) -> None:
+        """Buffers for the connection; its green thread knows its socket (see
+        :func:`backend.wire.refuse_binary`, which hangs up on a client)."""
+        super().setup()
+        getcurrent().lounge_connection = self.connection
+
     def handle_one_request(self) -> None:
         """One request, which must arrive whole within ``timeout`` seconds."""
         self.deadline = time.monotonic() + self.timeout

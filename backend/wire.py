@@ -8,11 +8,14 @@ Binary packets, which the lounge never uses, close the connection before anythin
 
 from __future__ import annotations
 
+import contextlib
+import socket
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 from flask.json.provider import DefaultJSONProvider
+from greenlet import getcurrent
 from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
 MALFORMED = " malformed"  # no client can name an event like this: it would be an unknown event
@@ -79,8 +82,23 @@ def refuse_binary(server: Any) -> None:
 
     def on_message(eio_sid: str, data: Any) -> Any:
         if not isinstance(data, str) or data.startswith(BINARY_PREFIXES):
-            eio.disconnect(eio_sid)
+            session = eio.sockets.get(eio_sid)
+            if session is not None:
+                # Without waiting for the close packet to be sent: over long polling that
+                # would wait for the client's next poll, in the middle of its POST.
+                session.close(wait=False)
+            hang_up()
             return None
         return handle(eio_sid, data)
 
     eio.on("message", on_message)
+
+
+def hang_up() -> None:
+    """Shut down the TCP connection this green thread serves (known under eventlet, see
+    :class:`backend.connections.GuardedProtocol`): Engine.IO's own close leaves a WebSocket's
+    reader reading whatever the client keeps sending."""
+    connection = getattr(getcurrent(), "lounge_connection", None)
+    if connection is not None:
+        with contextlib.suppress(OSError):
+            connection.shutdown(socket.SHUT_RDWR)
