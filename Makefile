@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint unit clean frontend frontend-test chromium postgres
+.PHONY: run test lint unit clean frontend frontend-test chromium nginx postgres
 
 # The web client: npm packages when the lock file changes, a build when its sources change.
 FRONTEND := frontend
@@ -38,6 +38,12 @@ frontend-test: $(NODE_STAMP)
 chromium:
 	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
+# The deploy rehearsal puts Debian's nginx in front of the lounge (its own config and port, run
+# by the test, not the system service).
+nginx:
+	@test -x /usr/sbin/nginx || (apt-get update && (DEBIAN_FRONTEND=noninteractive apt-get install \
+		-y nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y nginx))
+
 run: $(STAMP) $(DIST)
 	$(VENV)/bin/lounge serve --host $(HOST) --port $(PORT)
 
@@ -53,7 +59,7 @@ postgres:
 		pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -1) main start || \
 		echo "PostgreSQL could not be started: its tests will be skipped"
 
-test: $(STAMP) lint frontend-test $(DIST) chromium postgres
+test: $(STAMP) lint frontend-test $(DIST) chromium nginx postgres
 	$(VENV)/bin/pytest
 
 clean:
