@@ -124,3 +124,19 @@ def test_rest_limits_are_per_client_behind_the_proxy(deployment: Deployment):
     assert "access: 127.0.0.2 POST /api/session 429" in log
     assert "access: 127.0.0.3 POST /api/session 201" in log
     assert "192.0.2.66" not in log
+
+
+def test_the_dockerfile_runs_the_procfiles_commands():
+    """The image cannot be built here (its base images come from a registry the tests do not
+    use): check that what it copies exists and that it runs what the rehearsal runs."""
+    text = (REPO / "Dockerfile").read_text()
+    for line in text.splitlines():
+        if line.startswith("COPY ") and "--from=" not in line:
+            for source in line.split()[1:-1]:
+                assert (REPO / source).exists(), line
+    kinds = procfile()
+    command = json.loads(text.split("\nCMD ", 1)[1].splitlines()[0])[-1]
+    release, web = command.split(" && exec ")
+    assert release == kinds["release"]
+    assert web.replace('"$PORT"', "$PORT") == kinds["web"]
+    assert "/api/health" in text
