@@ -22,8 +22,24 @@ FLOOD = 10_500  # more than eventlet's pool of 10,000 connections
 PARTIAL = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: "
 
 
+def start(**env: object):
+    srv = Server(SOCKET_RATE_PER_SECOND=1000, SOCKET_RATE_BURST=1000,
+                 REST_RATE_PER_MINUTE=100000, ACCESS_LOG=0, **env)
+    yield srv
+    output = srv.stop()
+    assert "Traceback" not in output, output[-3000:]
+
+
 @pytest.fixture(scope="module")
 def server():
+    """A server with the default request deadline."""
+    yield from start()
+
+
+@pytest.fixture(scope="module")
+def flood_server():
+    """A server whose request deadline does not end the flood while it is measured (opening
+    10,500 connections takes seconds on a busy machine): what makes room is the pool alone."""
     # The flood needs more descriptors than most defaults; the server inherits the limit.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = FLOOD + 10_256
@@ -31,11 +47,7 @@ def server():
         if hard != resource.RLIM_INFINITY and hard < FLOOD + 1_000:
             pytest.skip(f"the open-files limit ({hard}) is too low for {FLOOD} connections")
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
-    srv = Server(SOCKET_RATE_PER_SECOND=1000, SOCKET_RATE_BURST=1000,
-                 REST_RATE_PER_MINUTE=100000, ACCESS_LOG=0)
-    yield srv
-    output = srv.stop()
-    assert "Traceback" not in output, output[-3000:]
+    yield from start(REQUEST_TIMEOUT_SECONDS=120)
 
 
 def closed_after(sock: socket.socket, started: float, limit: float) -> float | None:
@@ -161,36 +173,39 @@ def still_open(sockets: list[socket.socket]) -> int:
     return len(sockets) - closed
 
 
-def test_more_half_open_connections_than_the_pool_do_not_starve_the_server(server):
+def test_more_half_open_connections_than_the_pool_do_not_starve_the_server(flood_server):
     """10,500 connections that never finish their headers, held open: an honest request (on a
-    new connection) and an honest game's moves are still answered at once, and the server
-    closes every one of the flood's connections within the request deadline."""
+    new connection) and an honest game's moves are still answered at once, because the server
+    closes the connections that have waited longest for their request to make room."""
+    server = flood_server
     table = HonestTable(server.url)
     flood: list[socket.socket] = []
     try:
         before = [honest_request(server.url) for _ in range(20)]
         moves_before = [table.move() for _ in range(20)]
         started = time.monotonic()
-        flood = open_flood(server.port, FLOOD, seconds=8)
+        flood = open_flood(server.port, FLOOD, seconds=40)
         opened = time.monotonic() - started
+        held = still_open(flood)
         during, moves_during = [], []
         while time.monotonic() - started < opened + 4:  # the flood is held open meanwhile
             during.append(honest_request(server.url))
             moves_during.append(table.move())
-        # The first 500 were made room for; the rest are closed at their deadline.
-        time.sleep(max(0.0, started + opened + TIMEOUT + 1.5 - time.monotonic()))
         left_open = still_open(flood)
-        after = [honest_request(server.url) for _ in range(10)]
     finally:
         for sock in flood:
             sock.close()
         table.close()
-    print(f"\nflood of {FLOOD} opened in {opened:.1f} s; GET /api/health median "
-          f"{median_ms(before):.1f} ms before, {median_ms(during):.1f} ms during "
-          f"({len(during)} requests), {median_ms(after):.1f} ms after; move median "
+    after = [honest_request(server.url) for _ in range(10)]
+    print(f"\nflood of {FLOOD} opened in {opened:.1f} s, {held} not closed by the server; "
+          f"GET /api/health median {median_ms(before):.1f} ms before, {median_ms(during):.1f} ms "
+          f"during ({len(during)} requests), {median_ms(after):.1f} ms after; move median "
           f"{median_ms(moves_before):.1f} ms before, {median_ms(moves_during):.1f} ms during "
-          f"({len(moves_during)} moves); {left_open} flood connections left open")
+          f"({len(moves_during)} moves); {left_open} flood connections not closed at the end")
     assert median_ms(during) - median_ms(before) < 100
     assert median_ms(moves_during) < 50
-    assert left_open == 0
     assert median_ms(after) < 100
+    # Held: the pool's 10,000 at most, plus what waits in the listen backlog (1,024), not yet
+    # accepted; the server made room for the honest requests by closing flood connections.
+    assert 9_000 <= held <= 10_000 + 1_024
+    assert left_open < held
