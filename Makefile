@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 PROCESSES ?= 2
 
-.PHONY: run test lint unit clean frontend frontend-test chromium postgres redis haproxy cluster
+.PHONY: run test lint unit clean frontend frontend-test chromium nginx postgres redis haproxy cluster
 
 # The web client: npm packages when the lock file changes, a build when its sources change.
 FRONTEND := frontend
@@ -45,6 +45,12 @@ chromium:
 haproxy:
 	@test -x /usr/sbin/haproxy || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy)
 
+# The deploy rehearsal puts Debian's nginx in front of the lounge (its own config and port, run
+# by the test, not the system service).
+nginx:
+	@test -x /usr/sbin/nginx || (apt-get update && (DEBIAN_FRONTEND=noninteractive apt-get install \
+		-y nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y nginx))
+
 run: $(STAMP) $(DIST)
 	$(VENV)/bin/lounge serve --host $(HOST) --port $(PORT)
 
@@ -74,7 +80,7 @@ redis:
 		redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --daemonize yes; \
 		for i in 1 2 3 4 5 6 7 8 9 10; do redis-cli ping >/dev/null 2>&1 && break; sleep 0.5; done; }
 
-test: $(STAMP) lint frontend-test $(DIST) chromium haproxy postgres redis
+test: $(STAMP) lint frontend-test $(DIST) chromium nginx haproxy postgres redis
 	$(VENV)/bin/pytest
 
 clean:

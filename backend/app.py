@@ -15,6 +15,7 @@ from .cluster import ClusterBus, ClusterNode, ClusterNotifier, Directory, LeaseB
 from .config import Config, from_env
 from .db import open_store
 from .db.store import SqlRoomStore
+from .edge import Edge, is_own_origin
 from .errors import register_error_handlers
 from .history import history
 from .housekeeping import Housekeeper
@@ -24,7 +25,7 @@ from .runtime import Runtime
 from .service import LoungeService
 from .sockets import LoungeSockets, SocketNotifier
 from .web import web
-from .wire import TextPacket
+from .wire import LoungeJSONProvider, TextPacket, refuse_binary
 
 
 class Rooms(Protocol):
@@ -53,15 +54,14 @@ class LoungeContext:
 
 
 def origin_check(allowed: tuple[str, ...]):
-    """Socket.IO origin check: the configured origins, plus the server's own origin."""
+    """Socket.IO origin check: the configured origins, plus the server's own origin (its scheme
+    and host as trusted proxies forwarded them, e.g. ``https://`` behind TLS termination)."""
 
     def check(origin: str | None, environ: dict | None = None) -> bool:
         """Whether a Socket.IO connection from ``origin`` is allowed."""
         if origin is None or origin in allowed or "*" in allowed:
             return True
-        environ = environ or {}
-        own = f"{environ.get('wsgi.url_scheme', 'http')}://{environ.get('HTTP_HOST', '')}"
-        return origin == own
+        return is_own_origin(origin, environ or {})
 
     return check
 
@@ -70,6 +70,7 @@ def create_app(config: Config | None = None) -> Flask:
     """A new lounge app; its Socket.IO server is ``app.extensions["socketio"]``."""
     config = config or from_env()
     app = Flask(__name__, static_folder=None)
+    app.json = LoungeJSONProvider(app)
     app.config.update(SECRET_KEY=config.SECRET_KEY, MAX_CONTENT_LENGTH=64 * 1024)
     app.json.sort_keys = False
     CORS(app, resources={r"/api/*": {"origins": list(config.CORS_ORIGINS)}})
@@ -82,6 +83,10 @@ def create_app(config: Config | None = None) -> Flask:
         max_http_buffer_size=config.MAX_MESSAGE_BYTES, logger=False, engineio_logger=False,
         serializer=TextPacket, manage_session=False, async_handlers=False,
         **({"client_manager": bus} if bus else {}))
+    refuse_binary(socketio.server)
+    # Outside Flask-SocketIO's middleware, so that Socket.IO sees the forwarded scheme and host.
+    app.wsgi_app = Edge(app.wsgi_app, config.FORWARDED_ALLOW_IPS,  # type: ignore[method-assign]
+                        log=config.ACCESS_LOG)
     runtime = Runtime.of_socketio(socketio)
     store = open_store(config, app.instance_path, runtime)
     lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from dataclasses import dataclass, field, fields, replace
@@ -9,7 +10,7 @@ from pathlib import Path
 
 ASYNC_MODES = ("eventlet", "gevent", "threading")
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORS = "http://localhost:5173,http://127.0.0.1:5173"
+MIN_SECRET_KEY_BYTES = 32
 
 
 @dataclass(frozen=True)
@@ -19,7 +20,13 @@ class Config:
     SECRET_KEY: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     HOST: str = "127.0.0.1"
     PORT: int = 5000
-    CORS_ORIGINS: tuple[str, ...] = tuple(DEFAULT_CORS.split(","))
+    # Other origins allowed for REST and Socket.IO; the server's own origin always is. Empty by
+    # default: the Vite dev server forwards /api and /socket.io, so the page is same-origin.
+    CORS_ORIGINS: tuple[str, ...] = ()
+    # Addresses of the proxies whose X-Forwarded-* headers are believed ("*": any peer).
+    FORWARDED_ALLOW_IPS: tuple[str, ...] = ()
+    REQUEST_TIMEOUT_SECONDS: float = 10.0  # to send a whole HTTP request (headers and body)
+    ACCESS_LOG: bool = True  # one line per HTTP request, with the client's address
     HOST_GRACE_SECONDS: float = 20.0
     PLAYER_GRACE_SECONDS: float = 30.0
     UNCLAIMED_ROOM_SECONDS: float = 120.0
@@ -58,6 +65,22 @@ class Config:
                 raise ValueError(f"{name} cannot be negative")
         if self.HOUSEKEEPING_SECONDS <= 0:
             raise ValueError("HOUSEKEEPING_SECONDS must be positive")
+        for address in self.FORWARDED_ALLOW_IPS:
+            if address != "*":
+                try:
+                    ipaddress.ip_network(address, strict=False)
+                except ValueError:
+                    raise ValueError(f"FORWARDED_ALLOW_IPS: {address!r} is not an address "
+                                     "or a network (or * for any)") from None
+        if self.REQUEST_TIMEOUT_SECONDS <= 0:
+            raise ValueError("REQUEST_TIMEOUT_SECONDS must be positive")
+        if len(self.SECRET_KEY.encode()) < MIN_SECRET_KEY_BYTES:
+            raise ValueError(
+                f"SECRET_KEY is too short ({len(self.SECRET_KEY.encode())} bytes): it signs every "
+                f"token, and a short one can be guessed offline. Use at least "
+                f"{MIN_SECRET_KEY_BYTES} random bytes, e.g. the output of "
+                "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`, or unset it "
+                "for a random key that lasts as long as the process")
         if self.LEASE_SECONDS < 1 or self.FORWARD_SECONDS <= 0:
             raise ValueError("LEASE_SECONDS must be at least 1 and FORWARD_SECONDS positive")
         if self.REDIS_URL and not self.DATABASE_URL.startswith(("postgres://", "postgresql")):

@@ -13,6 +13,7 @@ from .errors import LoungeError
 history = Blueprint("history", __name__, url_prefix="/api/matches")
 MATCH_ID = re.compile(r"[0-9a-f]{16}")
 ROOM_ID = re.compile(r"[0-9a-fA-F-]{1,64}")
+LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits only, and never a 5,000-digit int() to parse
 NO_HISTORY = "This lounge keeps no history: it runs without a database"
 
 
@@ -30,7 +31,7 @@ def list_matches():
     if not ROOM_ID.fullmatch(room_id):
         raise LoungeError("bad_request", "Say which room: /api/matches?room=<room id>")
     limit = request.args.get("limit", "20")
-    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+    if not LIMIT.fullmatch(limit) or not 1 <= int(limit) <= 100:
         raise LoungeError("bad_request", "limit must be a whole number from 1 to 100")
     return jsonify({"matches": _store().finished_matches(room_id.lower(), int(limit))})
 

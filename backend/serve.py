@@ -1,8 +1,9 @@
 """``lounge serve``: monkey-patch for the async mode first, then build and serve the app.
 
-Production runs eventlet's own server (gunicorn 26+ has no eventlet worker). The listening
-socket sets TCP_NODELAY, which accepted connections inherit: without it Nagle's algorithm holds
-back the small frames of a move's update for tens of milliseconds.
+Production runs eventlet's own server (gunicorn 26+ has no eventlet worker), guarded against
+clients that never finish a request (:mod:`backend.connections`). The listening socket sets
+TCP_NODELAY, which accepted connections inherit: without it Nagle's algorithm holds back the small
+frames of a move's update for tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = from_env().with_overrides(HOST=args.host, PORT=args.port,
                                            ASYNC_MODE=args.async_mode)
-    except ValueError as exc:
+    except ValueError as exc:  # a setting that cannot work: say which, refuse to start
         print(f"lounge serve: {exc}", file=sys.stderr, flush=True)
         return 2
     app = create_app(config)
@@ -83,7 +84,12 @@ def serve_eventlet(app, host: str, port: int) -> None:
     """Serve with eventlet's own WSGI server (production)."""
     import eventlet.wsgi
 
-    eventlet.wsgi.server(listener(host, port), app, log_output=False, max_size=10_000)
+    from .connections import server_options
+
+    timeout = app.extensions["lounge"].config.REQUEST_TIMEOUT_SECONDS
+    # debug=False: a crash outside Flask answers an empty 500, never a traceback.
+    eventlet.wsgi.server(listener(host, port), app, log_output=False, debug=False,
+                         **server_options(timeout, max_connections=10_000))
 
 
 def serve_gevent(app, host: str, port: int) -> None:

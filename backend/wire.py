@@ -1,12 +1,22 @@
 """How Socket.IO packets are encoded: plain JSON through orjson, no binary scan, and malformed
-JSON from a client turned into an event that gets an error answer instead of a traceback."""
+JSON from a client turned into an event that gets an error answer instead of a traceback.
+
+JSON from clients, REST bodies included, is parsed by orjson: nesting deeper than 1,024 levels
+and integers beyond 64 bits are malformed JSON (a ``ValueError``), never a ``RecursionError``.
+Binary packets, which the lounge never uses, close the connection before anything is kept.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import socket
+from collections.abc import Callable
 from typing import Any
 
 import orjson
-from socketio.packet import EVENT, Packet
+from flask.json.provider import DefaultJSONProvider
+from greenlet import getcurrent
+from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
 MALFORMED = " malformed"  # no client can name an event like this: it would be an unknown event
 
@@ -40,6 +50,9 @@ class TextPacket(Packet):
         except ValueError:
             attachments = 0
             self.packet_type, self.data = EVENT, None
+        if self.packet_type in (BINARY_EVENT, BINARY_ACK):  # never wait for attachments
+            attachments = 0
+            self.packet_type, self.data = EVENT, None
         if self.packet_type == EVENT and not _names_an_event(self.data):
             self.data = [MALFORMED]
         return attachments
@@ -47,3 +60,45 @@ class TextPacket(Packet):
 
 def _names_an_event(data: Any) -> bool:
     return isinstance(data, list) and bool(data) and isinstance(data[0], str)
+
+
+class LoungeJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, parsed by orjson: deep nesting and huge numbers are a ValueError, which
+    ``request.get_json(silent=True)`` turns into None (a ``bad_request``)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        """The value of JSON text."""
+        return orjson.loads(s)
+
+
+BINARY_PREFIXES = (str(BINARY_EVENT), str(BINARY_ACK))
+
+
+def refuse_binary(server: Any) -> None:
+    """Close any Engine.IO connection that sends a binary message or a binary Socket.IO packet
+    (whose attachments python-socketio would otherwise keep until they all arrived)."""
+    eio = server.eio
+    handle: Callable[[str, Any], Any] = eio.handlers["message"]
+
+    def on_message(eio_sid: str, data: Any) -> Any:
+        if not isinstance(data, str) or data.startswith(BINARY_PREFIXES):
+            session = eio.sockets.get(eio_sid)
+            if session is not None:
+                # Without waiting for the close packet to be sent: over long polling that
+                # would wait for the client's next poll, in the middle of its POST.
+                session.close(wait=False)
+            hang_up()
+            return None
+        return handle(eio_sid, data)
+
+    eio.on("message", on_message)
+
+
+def hang_up() -> None:
+    """Shut down the TCP connection this green thread serves (known under eventlet, see
+    :class:`backend.connections.GuardedProtocol`): Engine.IO's own close leaves a WebSocket's
+    reader reading whatever the client keeps sending."""
+    connection = getattr(getcurrent(), "lounge_connection", None)
+    if connection is not None:
+        with contextlib.suppress(OSError):
+            connection.shutdown(socket.SHUT_RDWR)

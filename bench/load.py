@@ -147,7 +147,8 @@ class ServerProcess:
 def lounge_server(mode: str, database_url: str = "memory") -> ServerProcess:
     port = free_port()
     env = {"SOCKET_RATE_PER_SECOND": "1000000", "SOCKET_RATE_BURST": "1000000",
-           "REST_RATE_PER_MINUTE": "100000000", "SECRET_KEY": "bench",
+           "REST_RATE_PER_MINUTE": "100000000",
+           "SECRET_KEY": "bench-only-secret-key-0123456789abcdef",
            "DATABASE_URL": database_url}
     command = [str(REPO / ".venv" / "bin" / "lounge"), "serve", "--host", HOST,
                "--port", str(port), "--async-mode", mode]

@@ -20,6 +20,9 @@ LOUNGE = [str(BIN / "lounge")] if (BIN / "lounge").exists() else [sys.executable
                                                                   "backend.cli"]
 
 
+TEST_SECRET_KEY = "tests-only-secret-key-0123456789abcdef"  # 32+ bytes, as the server requires
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -32,7 +35,7 @@ class Server:
     and stall the server)."""
 
     def __init__(self, mode: str = "eventlet", **env: object) -> None:
-        self.environ = {**os.environ, "SECRET_KEY": "test-secret",
+        self.environ = {**os.environ, "SECRET_KEY": TEST_SECRET_KEY,
                         **{k: str(v) for k, v in env.items()}}
         if "DATABASE_URL" not in env:  # never a shared or real database
             self.db_folder = tempfile.TemporaryDirectory(prefix="lounge-")

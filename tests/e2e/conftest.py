@@ -23,7 +23,7 @@ SERVER_ENV = {
     "HOST_GRACE_SECONDS": "1.5", "PLAYER_GRACE_SECONDS": "30", "BOT_DELAY_SECONDS": "0.05",
     "BOT_SLAP_DELAY_SECONDS": "0.4", "SOCKET_RATE_PER_SECOND": "1000",
     "SOCKET_RATE_BURST": "1000", "REST_RATE_PER_MINUTE": "100000",
-    "SECRET_KEY": "e2e-tests-only-secret",
+    "SECRET_KEY": "e2e-tests-only-secret-0123456789abcdef",
 }
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}

@@ -1,0 +1,129 @@
+"""What every HTTP request meets first, Socket.IO included: the forwarded headers of trusted
+proxies, the security headers, and the access log.
+
+Werkzeug's ``ProxyFix`` believes a fixed number of hops whoever sent the request, so it is only
+applied when the peer (``REMOTE_ADDR``) is one of ``FORWARDED_ALLOW_IPS``: anyone else's
+``X-Forwarded-*`` headers change nothing.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
+
+# The built client is one script and one stylesheet from our own origin: no inline script, no
+# eval, nothing from elsewhere. ``connect-src 'self'`` covers the Socket.IO WebSocket (ws: and
+# wss: of the same host, in CSP level 3).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),  # frame-ancestors for browsers that predate it
+    ("Referrer-Policy", "no-referrer"),
+)
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+access_log = logging.getLogger("lounge.access")
+
+
+def _networks(addresses: Iterable[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network,
+                                                   ...]:
+    try:
+        return tuple(ipaddress.ip_network(a, strict=False) for a in addresses if a != "*")
+    except ValueError as exc:
+        raise ValueError(f"FORWARDED_ALLOW_IPS: {exc}") from None
+
+
+class Edge:
+    """WSGI middleware around the whole app (Flask and Socket.IO)."""
+
+    def __init__(self, app: WSGIApp, trusted: Iterable[str] = (), log: bool = True) -> None:
+        trusted = tuple(trusted)
+        self.app = app
+        # One hop: the platform's router (Heroku's appends the peer it saw to X-Forwarded-For,
+        # so the last entry is the client's address whatever the client sent).
+        self.proxied = ProxyFix(app, x_for=1, x_proto=1, x_host=1, x_port=1)
+        self.trust_any = "*" in trusted
+        self.networks = _networks(trusted)
+        self.log = log
+        if log:
+            _log_to_stdout()
+
+    def trusts(self, peer: str) -> bool:
+        """Whether ``peer`` is a proxy whose forwarded headers are believed."""
+        if self.trust_any:
+            return True
+        if not self.networks or not peer:
+            return False
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        started = time.monotonic()
+        inner = self.proxied if self.trusts(environ.get("REMOTE_ADDR", "")) else self.app
+        answered: list[str] = []
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            present = {name.lower() for name, _ in headers}
+            headers.extend(h for h in SECURITY_HEADERS if h[0].lower() not in present)
+            if self.log and not answered:
+                answered.append(status)
+                self._line(environ, status.split(" ", 1)[0], started)
+            return start_response(status, headers, exc_info)
+
+        result = inner(environ, start)
+        if self.log and not answered:  # a WebSocket: the app wrote "101" itself, now closed
+            self._line(environ, "101", started)
+        return result
+
+    @staticmethod
+    def _line(environ: dict, status: str, started: float) -> None:
+        # ProxyFix changed REMOTE_ADDR in this same environ: this is the client's address.
+        access_log.info("%s %s %s %s %.1fms", environ.get("REMOTE_ADDR", "-"),
+                        environ.get("REQUEST_METHOD", "-"), environ.get("PATH_INFO", "-")[:200],
+                        status, (time.monotonic() - started) * 1000)
+
+
+def _log_to_stdout() -> None:
+    if not access_log.handlers:
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("access: %(message)s"))
+        access_log.addHandler(handler)
+        access_log.setLevel(logging.INFO)
+        access_log.propagate = False
+
+
+def _origin_parts(url: str) -> tuple[str, str, int] | None:
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if not parts.hostname or scheme not in DEFAULT_PORTS:
+        return None
+    return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
+
+
+def is_own_origin(origin: str, environ: dict) -> bool:
+    """Whether ``origin`` is the site's own (scheme, host and port; default ports are implied),
+    as seen through trusted proxies when there are any."""
+    scheme = environ.get("wsgi.url_scheme", "http")
+    own = _origin_parts(f"{scheme}://{environ.get('HTTP_HOST', '')}")
+    return own is not None and _origin_parts(origin) == own

@@ -1,0 +1,53 @@
+"""Settings that make a deployment unsafe are refused; the dev server's origins are opt-in."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+import requests
+
+from backend.config import Config, from_env
+from tests.live_server import LOUNGE, REPO, Server, free_port
+
+
+def serve(environ: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([*LOUNGE, "serve", "--port", str(free_port())], env=environ, cwd=REPO,
+                          capture_output=True, text=True, timeout=30)
+
+
+def test_a_short_secret_key_refuses_to_start_with_a_clear_message(tmp_path):
+    environ = {"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{tmp_path}/lounge.db",
+               "SECRET_KEY": "x" * 31}
+    done = serve(environ)
+    assert done.returncode == 2
+    assert "SECRET_KEY is too short (31 bytes)" in done.stderr
+    assert "at least 32 random bytes" in done.stderr and "Traceback" not in done.stderr
+    # Bytes, not characters: 11 three-byte characters are 33 bytes.
+    assert Config(SECRET_KEY="€" * 11).SECRET_KEY == "€" * 11
+    with pytest.raises(ValueError, match="too short"):
+        from_env({"SECRET_KEY": "password"})
+
+
+def test_an_unset_secret_key_is_random_with_a_warning():
+    srv = Server(SECRET_KEY="")
+    try:
+        assert requests.post(f"{srv.url}/api/session", timeout=5).status_code == 201
+    finally:
+        output = srv.stop()
+    assert "SECRET_KEY is not set: using a random key" in output
+    assert len(Config().SECRET_KEY.encode()) >= 32
+
+
+def test_the_vite_dev_servers_origins_are_allowed_only_when_asked():
+    assert Config().CORS_ORIGINS == () and from_env({}).CORS_ORIGINS == ()
+    srv = Server()
+    try:
+        for origin in ("http://localhost:5173", "http://127.0.0.1:5173"):
+            answer = requests.get(f"{srv.url}/api/games", headers={"Origin": origin}, timeout=5)
+            assert "Access-Control-Allow-Origin" not in answer.headers
+            handshake = requests.get(f"{srv.url}/socket.io/?EIO=4&transport=polling",
+                                     headers={"Origin": origin}, timeout=5)
+            assert handshake.status_code == 400
+    finally:
+        srv.stop()
