@@ -213,8 +213,9 @@ def run(args: argparse.Namespace) -> int:
         for problem in found:
             output.say(f"lounge cluster: {problem}")
         return 2
-    env = {**os.environ, "REDIS_URL": args.redis_url, "DATABASE_URL": args.database_url,
-           "PYTHONUNBUFFERED": "1"}
+    # HAProxy, on this machine, is the one proxy whose forwarded headers the processes trust.
+    env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", **os.environ, "REDIS_URL": args.redis_url,
+           "DATABASE_URL": args.database_url, "PYTHONUNBUFFERED": "1"}
     if not env.get("SECRET_KEY"):
         env["SECRET_KEY"] = secrets.token_urlsafe(48)
         output.say("SECRET_KEY is not set: the processes share a random one, so tokens end "
