@@ -35,7 +35,7 @@ from .notifier import Directory, split
 log = logging.getLogger(__name__)
 ATTEMPT_SECONDS = 1.0  # how long to wait for an owner's answer before asking again
 RETRY_PAUSE = 0.05
-REMEMBERED = 10_000  # answers kept for retries
+REMEMBERED = 10_000  # answers kept for retries, and owners remembered
 SAFETY_SECONDS = 1.0  # a lease is trusted locally until this long before it runs out
 DEAD_SWEEP_TICKS = 3
 MOVED = {"moved": 1}
@@ -178,6 +178,8 @@ class ClusterNode:
             lease = self.leases.owner(room_id)
             if lease is None:
                 return _gone(name)
+        if len(self.owners) >= REMEMBERED:  # closed rooms' entries would pile up
+            self.owners.clear()
         self.owners[room_id] = lease.node
         return lease.node
 
