@@ -1,0 +1,50 @@
+"""The terminal client through the balancer of a cluster, unchanged: a whole game, typed."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from tests.balancer import Balanced
+from tests.terminal.harness import Term
+
+from .nodes import FAST, REDIS, Schema
+
+pytestmark = pytest.mark.usefixtures("haproxy", "services")
+
+
+def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer():
+    schema = Schema()
+    cluster = Balanced(2, DATABASE_URL=schema.url, REDIS_URL=REDIS,
+                       CLUSTER_NAME=f"term{secrets.token_hex(4)}", **FAST)
+    terms: list[Term] = []
+    try:
+        ada = Term("--server", cluster.url, "--create", "tic-tac-toe", "--name", "Ada")
+        terms.append(ada)
+        code = ada.wait(r"room ([A-Z0-9]{6})").group(1)
+        ada.wait("You joined room")
+        bob = Term("--server", cluster.url, "--join", code.lower(), "--name", "Bob")
+        terms.append(bob)
+        bob.wait("You joined room")
+        bob.line("hi from the other side")
+        ada.wait("Bob: hi from the other side")
+        bob.line("/ready")
+        ada.wait(r"Bob\s+human\s+ready")
+        ada.line("/start")
+        players = [ada, bob]
+        for turn in range(7):  # "1" is the first free cell: X takes 0, 2, 4, 6
+            me = players[turn % 2]
+            me.wait("Your turn")
+            me.line("1")
+            if turn < 6:
+                me.wait("Bob's turn" if me is ada else "Ada's turn")
+        for term in players:
+            term.wait("Ada wins!")
+    finally:
+        for term in terms:
+            term.close()
+        outputs = cluster.stop()
+        schema.drop()
+    for output in outputs.values():
+        assert "Traceback" not in output
