@@ -17,11 +17,17 @@ export interface RoomHandlers {
 }
 
 const ACK_TIMEOUT_MS = 8000;
+// A join answered "try again" (in a cluster, while its room moves to another server) or not
+// answered at all is sent again, as long as the same connection is up; other refusals are final.
+const RETRY_JOIN_CODES = new Set(["internal", "timeout"]);
+const RETRY_JOIN_MS = 500;
+const MAX_JOIN_TRIES = 20;
 
 export class RoomConnection {
   private socket: Socket;
   private joined = false;
   private stopped = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     token: string,
@@ -73,11 +79,13 @@ export class RoomConnection {
 
   close(): void {
     this.stopped = true;
+    clearTimeout(this.retry);
     this.socket.removeAllListeners();
     this.socket.disconnect();
   }
 
-  private async join(): Promise<void> {
+  private async join(tries = 1): Promise<void> {
+    const sid = this.socket.id;
     const ack = await this.emit<JoinAck>("join", {
       room: this.room,
       name: this.name,
@@ -85,6 +93,15 @@ export class RoomConnection {
     });
     if (this.stopped) return;
     if (!ack.ok) {
+      // Offline: the connection dropped, and the next one joins as soon as it is up.
+      if (ack.error.code === "offline") return;
+      if (RETRY_JOIN_CODES.has(ack.error.code) && tries < MAX_JOIN_TRIES) {
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => {
+          if (!this.stopped && this.socket.connected && this.socket.id === sid) void this.join(tries + 1);
+        }, RETRY_JOIN_MS);
+        return;
+      }
       this.handlers.onFatal(ack.error.code, ack.error.message);
       return;
     }

@@ -1,0 +1,172 @@
+// RoomConnection against a real HTTP server that speaks just enough of Socket.IO (Engine.IO 4
+// long polling) to accept a connection, answer joins and close a connection from its side.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RoomConnection, type LinkStatus } from "./connection";
+import { room } from "./fixtures";
+
+declare const jsdom: { reconfigure(options: { url: string }): void };
+
+interface Session {
+  id: string;
+  queue: string[];
+  poll?: ServerResponse;
+}
+
+type Answer = (data: Record<string, unknown>) => unknown;
+
+/** The server side: Engine.IO polling sessions on the default namespace. */
+class TinySocketServer {
+  readonly http: Server = createServer((req, res) => this.handle(req, res));
+  readonly sessions = new Map<string, Session>();
+  readonly joins: { session: string; token: unknown; room: unknown }[] = [];
+  private tokens = new Map<string, unknown>();
+  private count = 0;
+
+  constructor(private answer: Answer) {}
+
+  async listen(): Promise<string> {
+    await new Promise<void>((done) => this.http.listen(0, "127.0.0.1", done));
+    return `http://127.0.0.1:${(this.http.address() as AddressInfo).port}/`;
+  }
+
+  close(): void {
+    this.http.closeAllConnections();
+    this.http.close();
+  }
+
+  /** Closes a connection from the server's side, as a server stopping on purpose does. */
+  kick(session: string): void {
+    this.send(session, "1");
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const sid = new URL(req.url ?? "/", "http://x").searchParams.get("sid");
+    if (!sid) {
+      const id = `s${++this.count}`;
+      this.sessions.set(id, { id, queue: [] });
+      const open = { sid: id, upgrades: [], pingInterval: 60000, pingTimeout: 60000, maxPayload: 1e6 };
+      res.end(`0${JSON.stringify(open)}`);
+      return;
+    }
+    const session = this.sessions.get(sid);
+    if (!session) {
+      res.writeHead(400).end();
+      return;
+    }
+    if (req.method === "POST") {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        body.split("\x1e").forEach((packet) => this.packet(session, packet));
+        res.end("ok");
+      });
+      return;
+    }
+    session.poll = res;
+    this.flush(session);
+  }
+
+  private packet(session: Session, packet: string): void {
+    if (packet === "1") {
+      session.poll?.end("6");
+      this.sessions.delete(session.id);
+      return;
+    }
+    if (!packet.startsWith("4")) return;
+    const message = packet.slice(1);
+    if (message.startsWith("0")) {
+      this.tokens.set(session.id, (JSON.parse(message.slice(1) || "{}") as { token?: unknown }).token);
+      this.send(session.id, `0${JSON.stringify({ sid: `n${session.id}` })}`);
+      return;
+    }
+    const event = /^2(\d*)(\[.*)$/s.exec(message);
+    if (!event) return;
+    const [name, data] = JSON.parse(event[2]) as [string, Record<string, unknown>];
+    if (name === "join") this.joins.push({ session: session.id, token: this.tokens.get(session.id), room: data.room });
+    if (event[1]) this.send(session.id, `3${event[1]}${JSON.stringify([this.answer(data)])}`);
+  }
+
+  private send(id: string, message: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    session.queue.push(`4${message}`);
+    this.flush(session);
+  }
+
+  private flush(session: Session): void {
+    if (!session.poll || !session.queue.length) return;
+    const poll = session.poll;
+    session.poll = undefined;
+    poll.writeHead(200, { "Content-Type": "text/plain; charset=UTF-8" });
+    poll.end(session.queue.splice(0).join("\x1e"));
+  }
+}
+
+const JOINED = { ok: true, room: room({ code: "ABCDEF" }), seats: [0], spectator: false, chat: [] };
+const TRY_AGAIN = { ok: false, error: { code: "internal", message: "try again" } };
+
+describe("RoomConnection", () => {
+  let server: TinySocketServer;
+  let link: RoomConnection | null = null;
+  let answers: unknown[];
+  const statuses: LinkStatus[] = [];
+  const fatal: string[] = [];
+
+  beforeEach(async () => {
+    answers = [];
+    statuses.length = 0;
+    fatal.length = 0;
+    server = new TinySocketServer(() => answers.shift() ?? JOINED);
+    jsdom.reconfigure({ url: await server.listen() });
+  });
+
+  afterEach(() => {
+    link?.close();
+    server.close();
+  });
+
+  function connect(code = "ABCDEF"): RoomConnection {
+    link = new RoomConnection("token-1", code, "Ada", false, {
+      onStatus: (status) => statuses.push(status),
+      onJoined: () => undefined,
+      onRoom: () => undefined,
+      onState: () => undefined,
+      onChat: () => undefined,
+      onClosed: () => undefined,
+      onFatal: (code) => fatal.push(code),
+    });
+    return link;
+  }
+
+  it("reconnects at once when the server closes the connection, and joins again", async () => {
+    connect();
+    await expect.poll(() => server.joins.length).toBe(1);
+    server.kick(server.joins[0].session);
+    await expect.poll(() => server.joins.length, { timeout: 3000 }).toBe(2);
+    const [first, second] = server.joins;
+    expect(second.session).not.toBe(first.session);
+    expect(second).toMatchObject({ token: "token-1", room: "ABCDEF" });
+    await expect.poll(() => statuses.at(-1)).toBe("online");
+    expect(statuses).toEqual(["online", "reconnecting", "online"]);
+    expect(fatal).toEqual([]);
+  });
+
+  it("sends a join answered 'try again' again, on the same connection", async () => {
+    answers.push(TRY_AGAIN, TRY_AGAIN);
+    connect();
+    await expect.poll(() => statuses.at(-1), { timeout: 4000 }).toBe("online");
+    expect(server.joins).toHaveLength(3);
+    expect(new Set(server.joins.map((j) => j.session)).size).toBe(1);
+    expect(fatal).toEqual([]);
+  });
+
+  it("gives up at once on a join refused for good", async () => {
+    answers.push({ ok: false, error: { code: "not_found", message: "This room has closed" } });
+    connect("GONE00");
+    await expect.poll(() => fatal).toEqual(["not_found"]);
+    await new Promise((done) => setTimeout(done, 800));
+    expect(server.joins).toHaveLength(1);
+  });
+});
