@@ -38,6 +38,7 @@ RETRY_PAUSE = 0.05
 REMEMBERED = 10_000  # answers kept for retries, and owners remembered
 SAFETY_SECONDS = 1.0  # a lease is trusted locally until this long before it runs out
 DEAD_SWEEP_TICKS = 3
+DRAIN_SECONDS = 1.5  # a stopping process's wait for the balancer to see it go (1 s here)
 MOVED = {"moved": 1}
 TRY_AGAIN = "The room's server could not be reached in time: try again"
 
@@ -205,6 +206,8 @@ class ClusterNode:
 
     def _forward(self, owner: str, request: str, waiter: Waiter, name: str, caller: Caller,
                  data: dict, deadline: float) -> dict:
+        if waiter.answer is not None:  # an earlier attempt was answered "moved": wait anew
+            waiter.answer, waiter.event = None, self.runtime.make_event()
         message = {"k": "call", "id": request, "from": self.node, "op": name,
                    "c": [caller.conn, caller.user_id, caller.room_id], "d": data,
                    "until": deadline}
@@ -372,8 +375,12 @@ class ClusterNode:
         while ids and time.monotonic() < deadline:
             ids = [i for i in ids if (lease := self.leases.owner(i)) and not lease.live]
             self.runtime.sleep(0.02)
+        # /api/health has answered 503 since the start: give the balancer time to notice, so
+        # that the clients' reconnects go to another process, not back to this one.
+        self.runtime.sleep(DRAIN_SECONDS)
         for sid in list(self.sockets.connections):
-            self.sockets.server.disconnect(sid, ignore_queue=True)
+            self.runtime.spawn(self.sockets.server.disconnect, sid, None, True)
+        self.runtime.sleep(DRAIN_SECONDS / 3)  # let the disconnect notices reach the owners
         self.leases.leave()
         log.info("handed over; %d rooms were not claimed in time", len(ids))
 

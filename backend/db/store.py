@@ -80,6 +80,8 @@ class SqlRoomStore(MemoryRoomStore):
                     saved.restore(room)
                 raise LoungeError("internal", SAVE_FAILED) from None
             self._saved[room.id] = after
+            if "lease" in writes.steps:  # held from now on, not before: see ClusterNode.tick
+                self.leases.epochs[room.id] = 1
             MemoryRoomStore.save(self, room)
 
         return finish
@@ -208,10 +210,9 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
 
 
 def _plan_lease(writes: Writes, room: Room, saved: Saved | None, leases: Leasing) -> None:
-    """A new room's lease, or the fence of a leased one (which runs before the other writes:
-    see WRITES)."""
-    if saved is None and room.id not in leases.epochs:  # a new room: its creator holds it
-        leases.epochs[room.id] = 1
+    """A new room's lease (its creator holds it once the save commits), or the fence of a
+    leased one (which runs before the other writes: see WRITES)."""
+    if saved is None and room.id not in leases.epochs:
         writes.add("lease", {"room": room.id, "owner": leases.owner, "epoch": 1,
                              "seconds": leases.seconds})
     else:
