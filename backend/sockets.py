@@ -26,7 +26,7 @@ from .ratelimit import TokenBucket
 from .rooms import Room
 from .schemas import SOCKET_SCHEMAS
 from .service import OPERATIONS, Caller
-from .wire import MALFORMED, OrjsonCodec
+from .wire import MALFORMED, RESERVED_MARK, OrjsonCodec
 
 log = logging.getLogger(__name__)
 Dispatch = Callable[[str, Caller, dict], "dict | None"]
@@ -163,7 +163,8 @@ class LoungeSockets:
             return failure("rate_limited", "Slow down: too many messages")
         if event == MALFORMED:
             return failure("bad_request", "That message is not valid JSON")
-        return failure("unknown_event", f"There is no event {str(event)[:40]!r}")
+        return failure("unknown_event",
+                       f"There is no event {str(event).removeprefix(RESERVED_MARK)[:40]!r}")
 
     # -- events ------------------------------------------------------------------------------
 
