@@ -45,7 +45,7 @@ def card_strings(value) -> set[str]:
 def lounge_app(tmp_path_factory):
     db = tmp_path_factory.mktemp("replays") / "lounge.db"
     app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=f"sqlite:///{db}",
-                            SECRET_KEY="test"))
+                            SECRET_KEY="test", REPLAY_RATE_PER_MINUTE=1e6))
     return app
 
 
