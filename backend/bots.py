@@ -101,13 +101,15 @@ class BotRunner:
 
     def _search(self, room: Room, mark: tuple[int, int], bot: object, view: dict,
                 legal: list[dict]) -> dict | None:
-        """A hard bot thinks on a native thread, once its host has a free search slot
-        (MAX_BOT_SEARCHES_PER_USER): one host's tables cannot take every core. None when the
-        table changed while it waited."""
+        """A hard bot thinks on a native thread, once there is a free search slot for its host
+        (MAX_BOT_SEARCHES_PER_USER) and in the process (MAX_BOT_SEARCHES): searches hold the
+        interpreter most of the time, so that many at once would slow every game on the event
+        loop. None when the table changed while it waited."""
         host, cap = room.host, self.config.MAX_BOT_SEARCHES_PER_USER
         while True:
             with self._searching_lock:
-                if self.searching.get(host, 0) < cap:
+                if (self.searching.get(host, 0) < cap
+                        and sum(self.searching.values()) < self.config.MAX_BOT_SEARCHES):
                     self.searching[host] = self.searching.get(host, 0) + 1
                     break
             if room.closed or room.mark() != mark:
