@@ -99,7 +99,9 @@ def health() -> ResponseReturnValue:
     ctx = lounge_context()
     body = {"status": "ok", "rooms": ctx.lounge.store.count(),
             "connections": len(ctx.sockets.connections), "async_mode": ctx.config.ASYNC_MODE,
-            "bot_moves": ctx.service.bots.moves, "replays_computed": ctx.replays.computed}
+            "bot_moves": ctx.service.bots.moves,
+            "bot_searches": sum(ctx.service.bots.searching.values()),
+            "replays_computed": ctx.replays.computed}
     if ctx.cluster is not None:
         body["cluster"] = ctx.cluster.health()
         if ctx.cluster.stopping:  # handing its rooms over: balancers send nobody new here
