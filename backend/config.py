@@ -38,7 +38,7 @@ class Config:
     MAX_CONNECTIONS_PER_USER: int = 8  # open Socket.IO connections of one identity
     MAX_ROOMS_PER_USER: int = 4  # rooms one identity is in at once (through its connections)
     MAX_BOT_SEARCHES_PER_USER: int = 1  # hard bots of one host's rooms thinking at once
-    MAX_BOT_SEARCHES: int = 2  # hard bots thinking at once in this process (one per core)
+    MAX_BOT_SEARCHES: int = 1  # hard bots thinking at once in this process (they hold the GIL)
     REPLAY_RATE_PER_MINUTE: float = 30.0  # history reads per client address
     REPLAY_CACHE_ENTRIES: int = 32  # finished games' replays kept in memory
     REPLAY_CACHE_BYTES: int = 64 * 1024 * 1024
