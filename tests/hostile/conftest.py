@@ -2,7 +2,8 @@
 timed in a process of its own (see ``honest.py``).
 
 Every attack is bounded in count and in time and stops by itself. Set ``HOSTILE_REPORT`` to a
-file name to get one JSON line of figures per attack (docs/security.md shows them).
+file name to get one JSON line of figures per attack (docs/security.md shows them), and
+``HOSTILE_SETTINGS`` to a JSON object of settings to try other limits (for a comparison).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from tests.live_server import REPO, Server
 
 #: The production defaults, but for the debug endpoint (to read a match's log) and a short
 #: host grace period (so that rooms of attackers who went close soon).
-HOSTILE = {"LOUNGE_DEBUG_MATCHES": 1, "HOST_GRACE_SECONDS": 2}
+HOSTILE = {"LOUNGE_DEBUG_MATCHES": 1, "HOST_GRACE_SECONDS": 2,
+           **json.loads(os.environ.get("HOSTILE_SETTINGS") or "{}")}
 MEDIAN_MS = 50.0
 
 
