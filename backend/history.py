@@ -136,7 +136,8 @@ OPENAPI_PATHS = {
             "200": _answer({"type": "object", "properties": {
                 "matches": {"type": "array", "items": _SUMMARY}}}, "The games"),
             "400": _answer(_ERROR, "No room given"),
-            "404": _answer(_ERROR, "This lounge keeps no history")}}},
+            "404": _answer(_ERROR, "This lounge keeps no history"),
+            "429": _answer(_ERROR, "Too many history reads from this address")}}},
     "/api/matches/{id}": {"get": {
         "summary": "A finished game to watch again: every step with the spectator's view",
         "parameters": [{"name": "id", "in": "path", "required": True,
@@ -145,5 +146,6 @@ OPENAPI_PATHS = {
             "200": _answer({"allOf": [_SUMMARY, {"type": "object", "properties": {
                 "title": {"type": "string"},
                 "steps": {"type": "array", "items": _STEP}}}]}, "The replay"),
-            "404": _answer(_ERROR, "No such finished game")}}},
+            "404": _answer(_ERROR, "No such finished game"),
+            "429": _answer(_ERROR, "Too many history reads from this address")}}},
 }

@@ -1,6 +1,7 @@
 """Marshmallow schemas for every payload that comes in, REST and Socket.IO.
 
-Unknown fields are refused (marshmallow's default), so no payload can smuggle in a user id.
+Unknown fields are refused (marshmallow's default), so no payload can name the acting user
+(``allow`` names the removed user it lets back, never who is asking).
 """
 
 from __future__ import annotations
