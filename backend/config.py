@@ -36,6 +36,7 @@ class Config:
     SESSION_RATE_PER_MINUTE: float = 10.0  # new identities per client address
     CONNECT_RATE_PER_MINUTE: float = 60.0  # new Socket.IO connections per client address
     MAX_CONNECTIONS_PER_USER: int = 8  # open Socket.IO connections of one identity
+    MAX_CONNECTIONS_PER_ADDRESS: int = 100  # open Socket.IO connections from one client address
     MAX_ROOMS_PER_USER: int = 4  # rooms one identity is in at once (through its connections)
     MAX_BOT_SEARCHES_PER_USER: int = 1  # hard bots of one host's rooms thinking at once
     MAX_BOT_SEARCHES: int = 1  # hard bots thinking at once in this process (they hold the GIL)
@@ -67,6 +68,7 @@ class Config:
                 raise ValueError(f"{name} cannot be negative")
         for name in ("SESSION_RATE_PER_MINUTE", "CONNECT_RATE_PER_MINUTE",
                      "REPLAY_RATE_PER_MINUTE", "MAX_CONNECTIONS_PER_USER", "MAX_ROOMS_PER_USER",
+                     "MAX_CONNECTIONS_PER_ADDRESS",
                      "MAX_BOT_SEARCHES_PER_USER", "MAX_BOT_SEARCHES"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")

@@ -5,7 +5,7 @@ Every state message goes to one connection, for exactly the seats it plays or th
 view; only the room object, chat and ``closed`` go to the whole Socket.IO room.
 
 Limits are kept per identity (the token's user id) over all its connections on this process,
-and per client address for new connections, so that opening more connections, or minting more
+and per client address for connections, so that opening more connections, or minting more
 identities, does not buy more: events per second, connections, rooms joined at once.
 
 The handlers are registered on Flask-SocketIO's underlying python-socketio server: they need no
@@ -44,6 +44,7 @@ class Connection:
     sid: str
     user_id: str
     room_id: str | None = None
+    address: str = "?"
 
 
 def channel(room_id: str) -> str:
@@ -69,6 +70,7 @@ class LoungeSockets:
         self.config = config
         self.connections: dict[str, Connection] = {}
         self.by_user: dict[str, set[str]] = {}  # an identity's connections on this process
+        self.by_address: dict[str, int] = {}  # open connections per client address
         # kept beyond a connection's end, so that reconnecting does not refill the budget
         self.events = KeyedLimiter(config.SOCKET_RATE_PER_SECOND, config.SOCKET_RATE_BURST,
                                    max_keys=100_000)
@@ -146,9 +148,13 @@ class LoungeSockets:
     def on_connect(self, sid: str, environ: dict, auth: object = None) -> bool:
         """Accept a connection only with a valid token, within the client address's rate of
         new connections and the identity's number of connections."""
-        if not self.new_connections.take(environ.get("REMOTE_ADDR") or "?"):
+        address = environ.get("REMOTE_ADDR") or "?"
+        if not self.new_connections.take(address):
             _refuse("rate_limited", "Too many new connections from your address: wait a "
                                     "minute and try again")
+        if self.by_address.get(address, 0) >= self.config.MAX_CONNECTIONS_PER_ADDRESS:
+            _refuse("forbidden", "Too many connections from your address: close some and try "
+                                 "again")
         token = auth.get("token") if isinstance(auth, dict) else None
         user_id = self.signer.user_id(token)
         if user_id is None:
@@ -158,7 +164,8 @@ class LoungeSockets:
             _refuse("forbidden", f"You already have {len(mine)} connections open: close a tab "
                                  "and try again")
         mine.add(sid)
-        self.connections[sid] = Connection(sid, user_id)
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.connections[sid] = Connection(sid, user_id, address=address)
         return True
 
     def on_disconnect(self, sid: str, reason: object = None) -> None:
@@ -169,6 +176,9 @@ class LoungeSockets:
             mine.discard(sid)
             if not mine:
                 self.by_user.pop(conn.user_id, None)
+            left = self.by_address.pop(conn.address, 1) - 1
+            if left > 0:
+                self.by_address[conn.address] = left
         if conn is None or conn.room_id is None:
             return
         try:

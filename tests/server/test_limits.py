@@ -138,3 +138,21 @@ def test_new_identities_connections_and_replays_are_limited_per_address():
     finally:
         output = server.stop()
     assert "Traceback" not in output
+
+
+def test_an_address_may_hold_only_so_many_connections_open():
+    server = Server(**{**FAST, "MAX_CONNECTIONS_PER_ADDRESS": 3})
+    try:
+        first = Player(server.url).connect()
+        others = [Player(server.url).connect() for _ in range(2)]  # other identities
+        refused = connect_error(server.url, first.token)
+        assert refused is not None and refused["code"] == "forbidden", refused
+        assert "your address" in refused["message"]
+        others.pop().drop()
+        time.sleep(0.2)
+        assert connect_error(server.url, first.token) is None
+        for player in (first, *others):
+            player.drop()
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output
