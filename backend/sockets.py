@@ -147,7 +147,7 @@ class LoungeSockets:
 
     def on_connect(self, sid: str, environ: dict, auth: object = None) -> bool:
         """Accept a connection only with a valid token, within the client address's rate of
-        new connections and the identity's number of connections."""
+        new connections and number of open ones, and the identity's number of connections."""
         address = environ.get("REMOTE_ADDR") or "?"
         if not self.new_connections.take(address):
             _refuse("rate_limited", "Too many new connections from your address: wait a "
