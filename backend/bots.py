@@ -75,7 +75,8 @@ class BotRunner:
             if bot is None or match is None or room.mark() != mark:
                 return
             view, legal = match.view(seat), match.legal_moves(seat)
-            slow = room.seats[seat].level == "hard"
+            # a real-time game's hard bot reacts by rule of thumb (see make_bot): no search
+            slow = room.seats[seat].level == "hard" and not room.game.real_time
         if not legal:
             return
         choice = self._search(room, mark, bot, view, legal) if slow else bot.choose(view, legal)
