@@ -11,9 +11,10 @@ from socketio.base_server import BaseServer
 from socketio.packet import EVENT, Packet
 
 MALFORMED = " malformed"  # no client can name an event like this: it would be an unknown event
-#: Event names python-socketio keeps for itself (its connection handlers): a client that sends
-#: one as an event would run the server's own ``connect``/``disconnect`` handler.
-RESERVED = frozenset({*BaseServer.reserved_events, *BaseClient.reserved_events})
+#: Event names python-socketio treats specially: its connection handlers (a client that sends
+#: one as an event would run the server's own ``connect``/``disconnect`` handler) and ``*``,
+#: the key of the catch-all handler (which it would call with the arguments shifted).
+RESERVED = frozenset({*BaseServer.reserved_events, *BaseClient.reserved_events, "*"})
 RESERVED_MARK = " reserved:"  # a reserved name sent by a client, renamed: an unknown event
 
 

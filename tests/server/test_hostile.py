@@ -171,7 +171,7 @@ def test_raw_malformed_packets_leave_the_connection_working(table):
     assert host.wait_for(lambda: host.last("chat"))["text"] == "still talking"
 
 
-@pytest.mark.parametrize("name", ["connect", "disconnect", "connect_error"])
+@pytest.mark.parametrize("name", ["connect", "disconnect", "connect_error", "*"])
 def test_reserved_event_names_are_unknown_events_with_no_side_effect(table, name):
     host, guest = table
     args = ({}, {"token": host.token})  # what the server's own connect handler would take
