@@ -50,8 +50,13 @@ def json_body() -> dict:
 
 @api.post("/session")
 def create_session() -> ResponseReturnValue:
-    """A new identity: 201 with its user id and token."""
-    return jsonify(lounge_context().signer.new_session()), 201
+    """A new identity: 201 with its user id and token. Each client address may make only a few
+    a minute, so that minting identities does not get round the per-identity limits."""
+    ctx = lounge_context()
+    if not ctx.session_limiter.take(request.remote_addr or "?"):
+        raise LoungeError("rate_limited", "Too many new players from your address: try again "
+                                          "in a minute")
+    return jsonify(ctx.signer.new_session()), 201
 
 
 @api.get("/games")
@@ -94,7 +99,9 @@ def health() -> ResponseReturnValue:
     ctx = lounge_context()
     body = {"status": "ok", "rooms": ctx.lounge.store.count(),
             "connections": len(ctx.sockets.connections), "async_mode": ctx.config.ASYNC_MODE,
-            "bot_moves": ctx.service.bots.moves}
+            "bot_moves": ctx.service.bots.moves,
+            "bot_searches": sum(ctx.service.bots.searching.values()),
+            "replays_computed": ctx.replays.computed}
     if ctx.cluster is not None:
         body["cluster"] = ctx.cluster.health()
         if ctx.cluster.stopping:  # handing its rooms over: balancers send nobody new here

@@ -17,7 +17,7 @@ from .db import open_store
 from .db.store import SqlRoomStore
 from .edge import Edge, is_own_origin
 from .errors import register_error_handlers
-from .history import history
+from .history import ReplayCache, history
 from .housekeeping import Housekeeper
 from .ratelimit import KeyedLimiter
 from .rooms import Lounge
@@ -51,6 +51,9 @@ class LoungeContext:
     rooms: Rooms  # the service, or in cluster mode the cluster node (REST's view of rooms)
     rest_limiter: KeyedLimiter
     cluster: ClusterNode | None = None
+    session_limiter: KeyedLimiter | None = None  # new identities per client address
+    replay_limiter: KeyedLimiter | None = None  # history reads per client address
+    replays: ReplayCache | None = None
 
 
 def origin_check(allowed: tuple[str, ...]):
@@ -107,8 +110,11 @@ def create_app(config: Config | None = None) -> Flask:
         rooms = cluster
     per_minute = config.REST_RATE_PER_MINUTE
     limiter = KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
-    app.extensions["lounge"] = LoungeContext(config, lounge, signer, socketio, sockets, service,
-                                             rooms, limiter, cluster)
+    app.extensions["lounge"] = LoungeContext(
+        config, lounge, signer, socketio, sockets, service, rooms, limiter, cluster,
+        session_limiter=_per_minute(config.SESSION_RATE_PER_MINUTE),
+        replay_limiter=_per_minute(config.REPLAY_RATE_PER_MINUTE),
+        replays=ReplayCache(config.REPLAY_CACHE_ENTRIES, config.REPLAY_CACHE_BYTES))
     app.register_blueprint(history)
     app.register_blueprint(api)
     app.register_blueprint(web)
@@ -139,6 +145,11 @@ def _join_cluster(config: Config, sockets: LoungeSockets, bus: ClusterBus, loung
     node.start()
     Housekeeper(service, store).start()
     return service, node
+
+
+def _per_minute(per_minute: float) -> KeyedLimiter:
+    """A limiter per client address: ``per_minute`` a minute, as many at once."""
+    return KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
 
 
 def _ignore(*_: object) -> None:

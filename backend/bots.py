@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from collections.abc import Callable
 
 from .config import Config
@@ -45,6 +46,8 @@ class BotRunner:
         self.random = random.Random()
         self.moves = 0  # bot moves applied by this process (health shows it)
         self.offload = offloader(config.ASYNC_MODE)
+        self.searching: dict[str, int] = {}  # by host: their rooms' hard bots thinking now
+        self._searching_lock = threading.Lock()
 
     def schedule(self, room: Room) -> None:
         """Start a decision for every bot seat that may act at the room's current version."""
@@ -72,10 +75,11 @@ class BotRunner:
             if bot is None or match is None or room.mark() != mark:
                 return
             view, legal = match.view(seat), match.legal_moves(seat)
-            slow = room.seats[seat].level == "hard"
+            # a real-time game's hard bot reacts by rule of thumb (see make_bot): no search
+            slow = room.seats[seat].level == "hard" and not room.game.real_time
         if not legal:
             return
-        choice = self.offload(bot.choose, view, legal) if slow else bot.choose(view, legal)
+        choice = self._search(room, mark, bot, view, legal) if slow else bot.choose(view, legal)
         if choice is None:  # nothing worth doing now (Slapjack): wait for the next change
             return
         self.runtime.sleep(self._pause(room, choice["move"]))
@@ -95,6 +99,32 @@ class BotRunner:
                 log.warning("bot move in room %s not saved: %s", room.code, exc.message)
                 return
             self.moves += 1
+
+    def _search(self, room: Room, mark: tuple[int, int], bot: object, view: dict,
+                legal: list[dict]) -> dict | None:
+        """A hard bot thinks on a native thread, once there is a free search slot for its host
+        (MAX_BOT_SEARCHES_PER_USER) and in the process (MAX_BOT_SEARCHES): searches hold the
+        interpreter most of the time, so that many at once would slow every game on the event
+        loop. None when the table changed while it waited."""
+        host, cap = room.host, self.config.MAX_BOT_SEARCHES_PER_USER
+        while True:
+            with self._searching_lock:
+                if (self.searching.get(host, 0) < cap
+                        and sum(self.searching.values()) < self.config.MAX_BOT_SEARCHES):
+                    self.searching[host] = self.searching.get(host, 0) + 1
+                    break
+            if room.closed or room.mark() != mark:
+                return None
+            self.runtime.sleep(0.02)
+        try:
+            return self.offload(bot.choose, view, legal)
+        finally:
+            with self._searching_lock:
+                left = self.searching[host] - 1
+                if left:
+                    self.searching[host] = left
+                else:
+                    del self.searching[host]
 
     def _pause(self, room: Room, move: str) -> float:
         spec = room.game.moves.get(move)

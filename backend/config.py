@@ -37,9 +37,19 @@ class Config:
     FRONTEND_DIST: str = str(REPO_ROOT / "frontend" / "dist")
     MAX_MESSAGE_BYTES: int = 32 * 1024
     MAX_PAYLOAD_BYTES: int = 4 * 1024
-    SOCKET_RATE_PER_SECOND: float = 15.0
+    SOCKET_RATE_PER_SECOND: float = 15.0  # per identity, over all its connections
     SOCKET_RATE_BURST: float = 30.0
     REST_RATE_PER_MINUTE: float = 120.0
+    SESSION_RATE_PER_MINUTE: float = 10.0  # new identities per client address
+    CONNECT_RATE_PER_MINUTE: float = 60.0  # new Socket.IO connections per client address
+    MAX_CONNECTIONS_PER_USER: int = 8  # open Socket.IO connections of one identity
+    MAX_CONNECTIONS_PER_ADDRESS: int = 100  # open Socket.IO connections from one client address
+    MAX_ROOMS_PER_USER: int = 4  # rooms one identity is in at once (through its connections)
+    MAX_BOT_SEARCHES_PER_USER: int = 1  # hard bots of one host's rooms thinking at once
+    MAX_BOT_SEARCHES: int = 1  # hard bots thinking at once in this process (they hold the GIL)
+    REPLAY_RATE_PER_MINUTE: float = 30.0  # history reads per client address
+    REPLAY_CACHE_ENTRIES: int = 32  # finished games' replays kept in memory
+    REPLAY_CACHE_BYTES: int = 64 * 1024 * 1024
     TOKEN_MAX_AGE_SECONDS: int = 30 * 24 * 3600
     LOUNGE_DEBUG_MATCHES: bool = False
     DATABASE_URL: str = ""  # empty: an SQLite file in the instance folder; "memory": none
@@ -63,6 +73,12 @@ class Config:
                      "MATCH_RETENTION_DAYS"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} cannot be negative")
+        for name in ("SESSION_RATE_PER_MINUTE", "CONNECT_RATE_PER_MINUTE",
+                     "REPLAY_RATE_PER_MINUTE", "MAX_CONNECTIONS_PER_USER", "MAX_ROOMS_PER_USER",
+                     "MAX_CONNECTIONS_PER_ADDRESS",
+                     "MAX_BOT_SEARCHES_PER_USER", "MAX_BOT_SEARCHES"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive")
         if self.HOUSEKEEPING_SECONDS <= 0:
             raise ValueError("HOUSEKEEPING_SECONDS must be positive")
         for address in self.FORWARDED_ALLOW_IPS:

@@ -1,10 +1,18 @@
-"""The history API: finished games, to watch again move by move as a spectator."""
+"""The history API: finished games, to watch again move by move as a spectator.
+
+A finished game never changes, so its replay is computed once (off the event loop) and kept in
+a small cache bounded in entries and bytes; both endpoints are rate-limited per client address.
+"""
 
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 
-from flask import Blueprint, current_app, jsonify, request
+import orjson
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from .db.replays import replay_document
 from .db.store import SqlRoomStore
@@ -17,11 +25,53 @@ LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits only, and never a 5,000-digit 
 NO_HISTORY = "This lounge keeps no history: it runs without a database"
 
 
+class ReplayCache:
+    """Replays of finished games as JSON bytes, by match id: the most recently used kept, at
+    most ``entries`` of them and ``max_bytes`` in all (one bigger than that is not kept)."""
+
+    def __init__(self, entries: int, max_bytes: int) -> None:
+        self.entries = entries
+        self.max_bytes = max_bytes
+        self.computed = 0  # replays computed by this process (health shows it)
+        self._docs: OrderedDict[str, bytes] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str, compute: Callable[[], bytes | None]) -> bytes | None:
+        """The replay of ``match_id``: kept, or computed now (None: there is no such game)."""
+        with self._lock:
+            body = self._docs.get(match_id)
+            if body is not None:
+                self._docs.move_to_end(match_id)
+                return body
+        body = compute()
+        if body is None:
+            return None
+        with self._lock:
+            self.computed += 1
+            if len(body) <= self.max_bytes and match_id not in self._docs:
+                self._docs[match_id] = body
+                self._bytes += len(body)
+                while len(self._docs) > self.entries or self._bytes > self.max_bytes:
+                    self._bytes -= len(self._docs.popitem(last=False)[1])
+        return body
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+
 def _store() -> SqlRoomStore:
     store = current_app.extensions["lounge"].lounge.store
     if not isinstance(store, SqlRoomStore):
         raise LoungeError("not_found", NO_HISTORY)
     return store
+
+
+@history.before_request
+def limit_reads() -> None:
+    """Replays are the heaviest reads: each client address has its own budget of them."""
+    if not current_app.extensions["lounge"].replay_limiter.take(request.remote_addr or "?"):
+        raise LoungeError("rate_limited", "Too many replays asked for: try again in a minute")
 
 
 @history.get("")
@@ -39,10 +89,24 @@ def list_matches():
 @history.get("/<match_id>")
 def get_match(match_id: str):
     """One finished game: players, result, and every step with the spectator's view."""
-    stored = _store().finished_match(match_id) if MATCH_ID.fullmatch(match_id) else None
-    if stored is None:
+    store = _store()
+    ctx = current_app.extensions["lounge"]
+
+    def compute() -> bytes | None:
+        stored = store.finished_match(match_id)
+        if stored is None:
+            return None
+        # a long game's replay takes a while: on a native thread, the event loop serves on
+        return ctx.service.bots.offload(_replay_bytes, stored)
+
+    body = ctx.replays.get(match_id, compute) if MATCH_ID.fullmatch(match_id) else None
+    if body is None:
         raise LoungeError("not_found", f"There is no finished game {match_id[:20]!r}")
-    return jsonify(replay_document(stored))
+    return Response(body, mimetype="application/json")
+
+
+def _replay_bytes(stored: dict) -> bytes:
+    return orjson.dumps(replay_document(stored))
 
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -73,7 +137,8 @@ OPENAPI_PATHS = {
             "200": _answer({"type": "object", "properties": {
                 "matches": {"type": "array", "items": _SUMMARY}}}, "The games"),
             "400": _answer(_ERROR, "No room given"),
-            "404": _answer(_ERROR, "This lounge keeps no history")}}},
+            "404": _answer(_ERROR, "This lounge keeps no history"),
+            "429": _answer(_ERROR, "Too many history reads from this address")}}},
     "/api/matches/{id}": {"get": {
         "summary": "A finished game to watch again: every step with the spectator's view",
         "parameters": [{"name": "id", "in": "path", "required": True,
@@ -82,5 +147,6 @@ OPENAPI_PATHS = {
             "200": _answer({"allOf": [_SUMMARY, {"type": "object", "properties": {
                 "title": {"type": "string"},
                 "steps": {"type": "array", "items": _STEP}}}]}, "The replay"),
-            "404": _answer(_ERROR, "No such finished game")}}},
+            "404": _answer(_ERROR, "No such finished game"),
+            "429": _answer(_ERROR, "Too many history reads from this address")}}},
 }

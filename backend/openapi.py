@@ -43,7 +43,11 @@ SCHEMAS: dict[str, dict] = {
         "host": {"type": "string", "format": "uuid"}, "public": {"type": "boolean"},
         "status": {"type": "string", "enum": ["waiting", "playing", "finished"]},
         "seats": {"type": "array", "items": _ref("Seat")},
-        "spectators": {"type": "integer"}, "created": {"type": "integer"}}},
+        "spectators": {"type": "integer"}, "created": {"type": "integer"},
+        "round": {"type": "integer"},
+        "removed": {"type": "array", "description": "players the host removed: they only watch",
+                    "items": {"type": "object", "properties": {
+                        "user_id": {"type": "string"}, "name": {"type": "string"}}}}}},
     "CreateRoom": {"type": "object", "required": ["game", "name"],
                    "additionalProperties": False, "properties": {
         "game": {"type": "string"}, "name": {"type": "string", "minLength": 1, "maxLength": 32},
@@ -80,7 +84,9 @@ def openapi_document() -> dict:
         "/api/health": {"get": {"summary": "Liveness and counts", "responses": {
             "200": _json({"type": "object", "properties": {
                 "status": {"type": "string"}, "rooms": {"type": "integer"},
-                "connections": {"type": "integer"}, "async_mode": {"type": "string"}}},
+                "connections": {"type": "integer"}, "async_mode": {"type": "string"},
+                "bot_moves": {"type": "integer"}, "bot_searches": {"type": "integer"},
+                "replays_computed": {"type": "integer"}}},
                 "The server is up")}}},
         "/api/openapi.json": {"get": {"summary": "This document", "responses": {
             "200": {"description": "OpenAPI 3 document"}}}},

@@ -11,6 +11,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
+from itertools import count
 
 from shared_rules import GAMES, InvalidMove, Match, new_match
 from shared_rules.bots import LEVELS, make_bot
@@ -22,6 +23,7 @@ from .store import RoomStore
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+NAME_MAX = 32
 
 
 def now_ms() -> int:
@@ -58,6 +60,7 @@ class Room:
         self.status = WAITING
         self.seats: list[Seat] = [Seat("human", host_name, room_id, ready=True)]
         self.spectators: dict[str, str] = {}
+        self.removed: dict[str, str] = {}  # users the host removed (by id: name): they only watch
         self.connections: dict[str, str] = {}
         self.match: Match | None = None
         self.bots: dict[int, object] = {}
@@ -96,6 +99,21 @@ class Room:
                 return seat.name
         return self.spectators.get(user_id, "Guest")
 
+    def unique_name(self, wanted: str, user_id: str | None = None) -> str:
+        """``wanted``, or ``wanted (2)``, ``(3)``... so that no two members of the room go by
+        the same name (ignoring case); ``user_id``'s own names do not count."""
+        taken = {s.name.casefold() for s in self.seats
+                 if user_id is None or s.user_id != user_id or s.kind != "human"}
+        taken |= {n.casefold() for u, n in self.spectators.items() if u != user_id}
+        if wanted.casefold() not in taken:
+            return wanted
+        for n in count(2):
+            suffix = f" ({n})"
+            name = wanted[:NAME_MAX - len(suffix)].rstrip() + suffix
+            if name.casefold() not in taken:
+                return name
+        raise AssertionError("unreachable")
+
     def summary(self) -> dict:
         """The room object of the protocol (no cards, ever)."""
         game = self.game
@@ -105,6 +123,7 @@ class Room:
             "host": self.host, "public": self.public, "status": self.status,
             "seats": [self._seat_summary(i, s) for i, s in enumerate(self.seats)],
             "spectators": len(self.spectators), "created": self.created, "round": self.round,
+            "removed": [{"user_id": u, "name": n} for u, n in self.removed.items()],
         }
 
     def _seat_summary(self, index: int, seat: Seat) -> dict:
@@ -163,12 +182,16 @@ class Room:
         if seats:
             self.spectators.pop(user_id, None)
             return {"seats": seats, "spectator": False}
+        if user_id in self.removed:  # the host removed them: they may only watch
+            spectate = True
+            name = name or self.removed[user_id]
         if not spectate and self.status == WAITING and len(self.seats) < self.game.max_players:
             self.spectators.pop(user_id, None)
-            label = name or f"Player {len(self.seats) + 1}"
+            label = self.unique_name(name or f"Player {len(self.seats) + 1}", user_id)
             self.seats.append(Seat("human", label, user_id))
             return {"seats": [len(self.seats) - 1], "spectator": False}
-        self.spectators[user_id] = name or self.spectators.get(user_id) or "Spectator"
+        if name or user_id not in self.spectators:
+            self.spectators[user_id] = self.unique_name(name or "Spectator", user_id)
         return {"seats": [], "spectator": True}
 
     def detach(self, conn: str) -> str | None:
@@ -242,7 +265,7 @@ class Room:
     def add_local(self, user_id: str, name: str) -> int:
         """The host adds a hot-seat player that the host's connection plays; its seat."""
         self._check_host(user_id)
-        return self._add_seat(Seat("local", name, user_id, ready=True))
+        return self._add_seat(Seat("local", self.unique_name(name), user_id, ready=True))
 
     def _add_seat(self, seat: Seat) -> int:
         self._check_status(WAITING, "Seats can only be added before the game starts")
@@ -253,7 +276,8 @@ class Room:
         return len(self.seats) - 1
 
     def remove_seat(self, user_id: str, index: int) -> None:
-        """The host frees a seat before the start; a removed human spectates."""
+        """The host frees a seat before the start; a removed human may only watch this room
+        from now on (until the host lets them back in with :meth:`allow`)."""
         self._check_host(user_id)
         self._check_status(WAITING, "Seats can only be removed before the game starts")
         if index == 0:
@@ -261,8 +285,16 @@ class Room:
         if index >= len(self.seats):
             raise LoungeError("not_found", f"There is no seat {index}")
         seat = self.seats.pop(index)
-        if seat.kind == "human" and self.is_connected(seat.user_id):
-            self.spectators[seat.user_id] = seat.name
+        if seat.kind == "human":
+            self.removed[seat.user_id] = seat.name
+            if self.is_connected(seat.user_id):
+                self.spectators[seat.user_id] = seat.name
+
+    def allow(self, user_id: str, removed: str) -> None:
+        """The host lets a player they removed take a seat again (they join again for one)."""
+        self._check_host(user_id)
+        if self.removed.pop(removed, None) is None:
+            raise LoungeError("not_found", "Nobody with that id was removed from this room")
 
     def start(self, user_id: str, seed: int | str | None = None) -> None:
         """The host starts the game: enough seats, every human ready."""

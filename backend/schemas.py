@@ -1,6 +1,7 @@
 """Marshmallow schemas for every payload that comes in, REST and Socket.IO.
 
-Unknown fields are refused (marshmallow's default), so no payload can smuggle in a user id.
+Unknown fields are refused (marshmallow's default), so no payload can name the acting user
+(``allow`` names the removed user it lets back, never who is asking).
 """
 
 from __future__ import annotations
@@ -11,14 +12,20 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 NAME_LENGTH = validate.Length(min=1, max=32)
+#: Removed from every text: control and format characters (bidi overrides and isolates, zero
+#: width spaces and joiners, the soft hyphen, the byte-order mark...), line and paragraph
+#: separators, and the invisible Hangul fillers, which could hide or reorder what others read.
+STRIPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+INVISIBLE = frozenset("\u034f\u115f\u1160\u3164\uffa0")
 CHAT_LENGTH = validate.Length(min=1, max=500)
 ARG_TEXT_MAX = 32
 ARG_INT_LIMIT = 10**9
 
 
 class Trimmed(fields.String):
-    """Plain text: control characters removed (``keep`` names the ones allowed, e.g. a chat
-    message's line breaks), then surrounding whitespace, before it is validated."""
+    """Plain text: control, format and invisible characters removed (``keep`` names the ones
+    allowed, e.g. a chat message's line breaks), then surrounding whitespace, before it is
+    validated."""
 
     def __init__(self, keep: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -26,8 +33,9 @@ class Trimmed(fields.String):
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
-        if not text.isprintable():
-            text = "".join(c for c in text if c in self.keep or unicodedata.category(c) != "Cc")
+        if not text.isprintable() or not INVISIBLE.isdisjoint(text):
+            text = "".join(c for c in text if c in self.keep or (
+                unicodedata.category(c) not in STRIPPED_CATEGORIES and c not in INVISIBLE))
         return text.strip()
 
 
@@ -89,6 +97,10 @@ class ChatSchema(Schema):
     text = Trimmed(required=True, validate=CHAT_LENGTH, keep="\n")
 
 
+class AllowSchema(Schema):
+    user_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
 class ReadySchema(Schema):
     ready = StrictBool(required=True)
 
@@ -123,6 +135,7 @@ SOCKET_SCHEMAS: dict[str, Schema] = {
     "add_bot": AddBotSchema(),
     "add_local": AddLocalSchema(),
     "remove_seat": SeatSchema(),
+    "allow": AllowSchema(),
     "start": EmptySchema(),
     "rematch": EmptySchema(),
     "move": MoveSchema(),

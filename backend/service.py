@@ -200,6 +200,10 @@ class LoungeService:
         """Host only: free a seat before the start."""
         self._change(caller, lambda room: room.remove_seat(caller.user_id, data["seat"]))
 
+    def allow(self, caller: Caller, data: dict) -> None:
+        """Host only: let a removed player take a seat again."""
+        self._change(caller, lambda room: room.allow(caller.user_id, data["user_id"]))
+
     def start(self, caller: Caller, data: dict) -> None:
         """Host only: start the game."""
         self._change(caller, lambda room: room.start(caller.user_id))
@@ -305,5 +309,5 @@ class LoungeService:
 
 #: Every operation a connection's event may ask for, by event name.
 OPERATIONS = {name: name for name in (
-    "join", "leave", "chat", "ready", "add_bot", "add_local", "remove_seat", "start", "rematch",
-    "move", "undo", "disconnect", "debug_match")}
+    "join", "leave", "chat", "ready", "add_bot", "add_local", "remove_seat", "allow", "start",
+    "rematch", "move", "undo", "disconnect", "debug_match")}

@@ -4,6 +4,10 @@ service's operations (:mod:`backend.service`).
 Every state message goes to one connection, for exactly the seats it plays or the spectator
 view; only the room object, chat and ``closed`` go to the whole Socket.IO room.
 
+Limits are kept per identity (the token's user id) over all its connections on this process,
+and per client address for connections, so that opening more connections, or minting more
+identities, does not buy more: events per second, connections, rooms joined at once.
+
 The handlers are registered on Flask-SocketIO's underlying python-socketio server: they need no
 Flask request context, and building one for every event (with its session and URL matching)
 cost more than the rest of a move put together.
@@ -14,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn
 
 from flask_socketio import SocketIO
 from marshmallow import ValidationError
@@ -22,11 +27,11 @@ from socketio.exceptions import ConnectionRefusedError as Refused
 from .auth import TokenSigner
 from .config import Config
 from .errors import LoungeError, error_body, validation_message
-from .ratelimit import TokenBucket
+from .ratelimit import KeyedLimiter
 from .rooms import Room
 from .schemas import SOCKET_SCHEMAS
 from .service import OPERATIONS, Caller
-from .wire import MALFORMED, OrjsonCodec
+from .wire import MALFORMED, RESERVED_MARK, OrjsonCodec
 
 log = logging.getLogger(__name__)
 Dispatch = Callable[[str, Caller, dict], "dict | None"]
@@ -34,12 +39,12 @@ Dispatch = Callable[[str, Caller, dict], "dict | None"]
 
 @dataclass
 class Connection:
-    """One live Socket.IO connection: whose it is, where it is, how fast it talks."""
+    """One live Socket.IO connection: whose it is and where it is."""
 
     sid: str
     user_id: str
-    bucket: TokenBucket
     room_id: str | None = None
+    address: str = "?"
 
 
 def channel(room_id: str) -> str:
@@ -64,6 +69,13 @@ class LoungeSockets:
         self.signer = signer
         self.config = config
         self.connections: dict[str, Connection] = {}
+        self.by_user: dict[str, set[str]] = {}  # an identity's connections on this process
+        self.by_address: dict[str, int] = {}  # open connections per client address
+        # kept beyond a connection's end, so that reconnecting does not refill the budget
+        self.events = KeyedLimiter(config.SOCKET_RATE_PER_SECOND, config.SOCKET_RATE_BURST,
+                                   max_keys=100_000)
+        per_minute = config.CONNECT_RATE_PER_MINUTE
+        self.new_connections = KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
         self.node: str | None = None  # cluster mode: this process's name, in connection names
         self.resolve: Callable[[str], str] = _unset
         self.dispatch: Dispatch = _unset
@@ -95,7 +107,7 @@ class LoungeSockets:
             if conn is None:
                 return failure("unauthorized", "Connect again: this connection is not signed in")
             try:
-                if not conn.bucket.take():
+                if not self.events.take(conn.user_id):
                     raise LoungeError("rate_limited", "Slow down: too many messages")
                 data = schema.load(self._payload(args))
                 return {"ok": True, **(handle(name, conn, data) or {})}
@@ -134,19 +146,39 @@ class LoungeSockets:
     # -- connecting --------------------------------------------------------------------------
 
     def on_connect(self, sid: str, environ: dict, auth: object = None) -> bool:
-        """Accept a connection only with a valid token."""
+        """Accept a connection only with a valid token, within the client address's rate of
+        new connections and number of open ones, and the identity's number of connections."""
+        address = environ.get("REMOTE_ADDR") or "?"
+        if not self.new_connections.take(address):
+            _refuse("rate_limited", "Too many new connections from your address: wait a "
+                                    "minute and try again")
+        if self.by_address.get(address, 0) >= self.config.MAX_CONNECTIONS_PER_ADDRESS:
+            _refuse("forbidden", "Too many connections from your address: close some and try "
+                                 "again")
         token = auth.get("token") if isinstance(auth, dict) else None
         user_id = self.signer.user_id(token)
         if user_id is None:
-            message = "Sign in again: your token is not valid"
-            raise Refused(message, {"code": "unauthorized", "message": message})
-        bucket = TokenBucket(self.config.SOCKET_RATE_PER_SECOND, self.config.SOCKET_RATE_BURST)
-        self.connections[sid] = Connection(sid, user_id, bucket)
+            _refuse("unauthorized", "Sign in again: your token is not valid")
+        mine = self.by_user.setdefault(user_id, set())
+        if len(mine) >= self.config.MAX_CONNECTIONS_PER_USER:
+            _refuse("forbidden", f"You already have {len(mine)} connections open: close a tab "
+                                 "and try again")
+        mine.add(sid)
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.connections[sid] = Connection(sid, user_id, address=address)
         return True
 
     def on_disconnect(self, sid: str, reason: object = None) -> None:
         """Forget the connection and tell its room."""
         conn = self.connections.pop(sid, None)
+        if conn is not None:
+            mine = self.by_user.get(conn.user_id, set())
+            mine.discard(sid)
+            if not mine:
+                self.by_user.pop(conn.user_id, None)
+            left = self.by_address.pop(conn.address, 1) - 1
+            if left > 0:
+                self.by_address[conn.address] = left
         if conn is None or conn.room_id is None:
             return
         try:
@@ -159,11 +191,12 @@ class LoungeSockets:
     def on_unknown(self, event: str, sid: str, *args: object) -> dict:
         """Any event the lounge does not know (or could not parse)."""
         conn = self.connections.get(sid)
-        if conn is not None and not conn.bucket.take():
+        if conn is not None and not self.events.take(conn.user_id):
             return failure("rate_limited", "Slow down: too many messages")
         if event == MALFORMED:
             return failure("bad_request", "That message is not valid JSON")
-        return failure("unknown_event", f"There is no event {str(event)[:40]!r}")
+        return failure("unknown_event",
+                       f"There is no event {str(event).removeprefix(RESERVED_MARK)[:40]!r}")
 
     # -- events ------------------------------------------------------------------------------
 
@@ -173,6 +206,11 @@ class LoungeSockets:
         room_id = self.resolve(data["room"])
         if conn.room_id is not None and conn.room_id != room_id:
             raise LoungeError("already_in_room", "Leave your current room before joining another")
+        rooms = {self.connections[sid].room_id for sid in self.by_user.get(conn.user_id, ())
+                 if sid in self.connections} - {None}
+        if room_id not in rooms and len(rooms) >= self.config.MAX_ROOMS_PER_USER:
+            raise LoungeError("forbidden", f"You are already in {len(rooms)} rooms: leave one "
+                                           "before joining another")
         self.server.enter_room(conn.sid, channel(room_id))
         try:
             result = self.dispatch(name, self.caller(conn, room_id), data)
@@ -235,6 +273,11 @@ class SocketNotifier:
         self.sockets.broadcast(room.id, "closed", {"reason": reason})
         self.sockets.dismiss(room.id, conns)
         self.sockets.server.close_room(channel(room.id))
+
+
+def _refuse(code: str, message: str) -> NoReturn:
+    """Refuse a connection: the client's connect_error carries the error."""
+    raise Refused(message, {"code": code, "message": message})
 
 
 def _unset(*args: object) -> object:

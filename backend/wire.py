@@ -16,9 +16,16 @@ from typing import Any
 import orjson
 from flask.json.provider import DefaultJSONProvider
 from greenlet import getcurrent
+from socketio.base_client import BaseClient
+from socketio.base_server import BaseServer
 from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
 MALFORMED = " malformed"  # no client can name an event like this: it would be an unknown event
+#: Event names python-socketio treats specially: its connection handlers (a client that sends
+#: one as an event would run the server's own ``connect``/``disconnect`` handler) and ``*``,
+#: the key of the catch-all handler (which it would call with the arguments shifted).
+RESERVED = frozenset({*BaseServer.reserved_events, *BaseClient.reserved_events, "*"})
+RESERVED_MARK = " reserved:"  # a reserved name sent by a client, renamed: an unknown event
 
 
 class OrjsonCodec:
@@ -38,7 +45,11 @@ class OrjsonCodec:
 
 class TextPacket(Packet):
     """Our messages are plain JSON: skip python-socketio's recursive scan for binary data on
-    every packet (a large share of the cost of sending a state)."""
+    every packet (a large share of the cost of sending a state).
+
+    Incoming events named like python-socketio's own (``connect``, ``disconnect``...) are
+    renamed here, before the server looks up their handler, so that they reach the catch-all
+    handler as unknown events instead of the connection handlers."""
 
     uses_binary_events = False
     json = OrjsonCodec
@@ -53,8 +64,11 @@ class TextPacket(Packet):
         if self.packet_type in (BINARY_EVENT, BINARY_ACK):  # never wait for attachments
             attachments = 0
             self.packet_type, self.data = EVENT, None
-        if self.packet_type == EVENT and not _names_an_event(self.data):
-            self.data = [MALFORMED]
+        if self.packet_type == EVENT:
+            if not _names_an_event(self.data):
+                self.data = [MALFORMED]
+            elif self.data[0] in RESERVED:
+                self.data = [RESERVED_MARK + self.data[0], *self.data[1:]]
         return attachments
 
 

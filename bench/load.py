@@ -147,7 +147,9 @@ class ServerProcess:
 def lounge_server(mode: str, database_url: str = "memory") -> ServerProcess:
     port = free_port()
     env = {"SOCKET_RATE_PER_SECOND": "1000000", "SOCKET_RATE_BURST": "1000000",
-           "REST_RATE_PER_MINUTE": "100000000",
+           "REST_RATE_PER_MINUTE": "100000000", "SESSION_RATE_PER_MINUTE": "100000000",
+           "CONNECT_RATE_PER_MINUTE": "100000000", "MAX_CONNECTIONS_PER_USER": "100000",
+           "MAX_CONNECTIONS_PER_ADDRESS": "100000",
            "SECRET_KEY": "bench-only-secret-key-0123456789abcdef",
            "DATABASE_URL": database_url}
     command = [str(REPO / ".venv" / "bin" / "lounge"), "serve", "--host", HOST,

@@ -5,7 +5,7 @@
     m2 = m.apply(0, "play", "9H", 4)
 """
 
-from .engine import Game, Match, Move, Turn, from_view, replay, start
+from .engine import Game, Match, Move, Turn, from_view, replay, replay_step, start
 from .errors import InvalidMove
 from .registry import GAMES
 
@@ -20,4 +20,5 @@ def new_match(slug: str, num_players: int, seed: int | str | None = None) -> Mat
 
 __all__ = [
     "GAMES", "Game", "InvalidMove", "Match", "Move", "Turn", "from_view", "new_match", "replay",
+    "replay_step",
 ]

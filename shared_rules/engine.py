@@ -20,6 +20,9 @@ from .view import redact
 State = dict[str, Any]
 Result = dict[str, Any] | None
 ENGINE_ACTIONS = ("drop", "undo")
+UNDO_LIMIT = 3  # undos in a row by one seat (with no other seat acting in between)
+DEFAULT_MAX_LOG = 10_000
+TOO_LONG = {"draw": True, "reason": "too_long"}  # the result of a match that reached its cap
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,11 @@ class Move:
     stages: tuple[str | None, ...] = (None,)
     anyone: bool = False
     ends_turn: bool = True
+    idle: Callable[[State, dict, int, tuple], str | None] | None = None
+
+    # ``idle(G, ctx, seat, args)``: the sentence refusing a move that would change nothing of
+    # the game (a Slapjack slap by a player with no cards), or None. It guards new moves only:
+    # replaying a stored log accepts what was accepted when it was played.
 
     @property
     def least_args(self) -> int:
@@ -67,6 +75,7 @@ class Game:
     undoable: bool = False
     determinize: Callable[[dict, Turn], State] | None = None
     stage_hints: dict[str, str] = field(default_factory=dict)
+    max_log: int = DEFAULT_MAX_LOG  # a safety cap: the match is a draw when its log reaches it
 
     @property
     def real_time(self) -> bool:
@@ -218,17 +227,39 @@ class Match:
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back the last move: only in games that allow it, only its own
-        move, and only until anyone else acts or the game ends."""
+        move, only until anyone else acts or the game ends, and at most UNDO_LIMIT times in a
+        row."""
+        return self._undoable(seat) and self._undo_streak(seat) < UNDO_LIMIT
+
+    def _undoable(self, seat: int) -> bool:
         last = self._log[1] if self._log else None
         return (self.game.undoable and self.result is None and self._prev is not None
                 and last is not None and last[0] == seat and last[1] not in ENGINE_ACTIONS)
+
+    def _undo_streak(self, seat: int) -> int:
+        """How many undos ``seat`` made since another seat last acted (looking back only as
+        far as the limit needs)."""
+        undos, node = 0, self._log
+        for _ in range(4 * UNDO_LIMIT):
+            if node is None or node[1][0] != seat:
+                break
+            undos += node[1][1] == "undo"
+            node = node[0]
+        return undos
 
     # -- acting ------------------------------------------------------------------------------
 
     def apply(self, seat: int, move: str, *args: Any) -> Match:
         """A new Match with the move applied; raises InvalidMove (and changes nothing) if the
-        rules do not allow it."""
+        rules do not allow it, or if it would change nothing (see :attr:`Move.idle`)."""
         spec = self._check(seat, move, args)
+        if spec.idle is not None:
+            reason = spec.idle(self.G, self.ctx, seat, args)
+            if reason is not None:
+                raise InvalidMove(reason)
+        return self._play(spec, seat, move, args)
+
+    def _play(self, spec: Move, seat: int, move: str, args: tuple) -> Match:
         t = Turn(self.ctx, self.rng, self.version, seat)
         G = spec.fn(self.G, t, *args)
         return self._next_match(G, t, spec.ends_turn, (seat, move, args))
@@ -258,9 +289,14 @@ class Match:
 
     def undo(self, seat: int) -> Match:
         """A new Match with ``seat``'s last move taken back (see :meth:`can_undo`)."""
+        if self._undoable(seat) and self._undo_streak(seat) >= UNDO_LIMIT:
+            raise InvalidMove(f"You have taken back {UNDO_LIMIT} moves in a row: play on")
+        return self._take_back(seat)
+
+    def _take_back(self, seat: int) -> Match:
         if not self.game.undoable:
             raise InvalidMove(f"Moves cannot be taken back in {self.game.title}")
-        if not self.can_undo(seat):
+        if not self._undoable(seat):
             raise InvalidMove("There is no move of yours to take back")
         before = self._prev
         return Match(self.game, self.num_players, self.seed, before.G, before.ctx, before.rng,
@@ -335,6 +371,8 @@ class Match:
             G = _advance(self.game, G, t)
         ctx = t.ctx
         result = _remaining_winner(self.game, ctx) or self.game.end_if(G, ctx)
+        if result is None and entry is not None and self.version + 1 >= self.game.max_log:
+            result = dict(TOO_LONG)
         if entry is None:
             return Match(self.game, self.num_players, self.seed, G, ctx, t.rng, self.version + 1,
                          result, None)
@@ -451,11 +489,17 @@ def replay(slug: str, num_players: int, seed: int | str, log: Iterable[dict]) ->
 
     match = start(GAMES[slug], num_players, seed)
     for entry in log:
-        seat, move, args = entry["seat"], entry["move"], entry.get("args", [])
-        if move == "drop":
-            match = match.drop(seat)
-        elif move == "undo":
-            match = match.undo(seat)
-        else:
-            match = match.apply(seat, move, *args)
+        match = replay_step(match, entry)
     return match
+
+
+def replay_step(match: Match, entry: dict) -> Match:
+    """The match after one stored log entry. The rules are checked as for a new move, but not
+    the guards added against abuse (idle moves, undos in a row), so that logs stored before
+    them still replay."""
+    seat, move, args = entry["seat"], entry["move"], tuple(entry.get("args", ()))
+    if move == "drop":
+        return match.drop(seat)
+    if move == "undo":
+        return match._take_back(seat)
+    return match._play(match._check(seat, move, args), seat, move, args)

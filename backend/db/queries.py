@@ -175,10 +175,14 @@ def fence(room_id: str, epoch: int | None, conn: Connection) -> None:
         conn.execute(FENCE, {"room": room_id, "epoch": epoch})
 
 
-def add_chat(row: dict, oldest_kept: int, epoch: int | None, conn: Connection) -> None:
-    """Store a chat message and drop the room's messages up to ``oldest_kept``."""
+def add_chat(row: dict, oldest_kept: int, epoch: int | None, conn: Connection,
+             touch: int | None = None) -> None:
+    """Store a chat message and drop the room's messages up to ``oldest_kept``; ``touch``: also
+    the room's last-activity time (chat keeps a room alive)."""
     fence(row["room_id"], epoch, conn)
     conn.execute(CHAT.insert(), row)
+    if touch is not None:
+        conn.execute(update(ROOMS).where(ROOMS.c.id == row["room_id"]).values(updated=touch))
     conn.execute(delete(CHAT).where(CHAT.c.room_id == row["room_id"],
                                     CHAT.c.seq <= oldest_kept))
 

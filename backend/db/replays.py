@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from shared_rules import GAMES, Match, new_match
+from shared_rules import GAMES, new_match, replay_step
 from shared_rules.cards import CARD_SET
 
 
@@ -22,7 +22,7 @@ def replay_document(stored: dict) -> dict:
     before = match.view(None)
     steps = [_step(0, None, before)]
     for entry in stored["log"]:
-        match = _apply(match, entry)
+        match = replay_step(match, entry)
         after = match.view(None)
         steps.append(_step(match.version, _shown_entry(entry, before, after), after))
         before = after
@@ -32,15 +32,6 @@ def replay_document(stored: dict) -> dict:
         "players": stored["players"], "result": stored["result"], "started": stored["started"],
         "finished": stored["finished"], "moves": len(stored["log"]), "steps": steps,
     }
-
-
-def _apply(match: Match, entry: dict) -> Match:
-    seat, move = entry["seat"], entry["move"]
-    if move == "drop":
-        return match.drop(seat)
-    if move == "undo":
-        return match.undo(seat)
-    return match.apply(seat, move, *entry["args"])
 
 
 def _step(version: int, entry: dict | None, view: dict) -> dict:

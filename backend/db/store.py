@@ -105,12 +105,18 @@ class SqlRoomStore(MemoryRoomStore):
             raise KeyError(room_id)
         row = {"room_id": room_id, "seq": message["id"], "user_id": message["user_id"],
                "name": message["name"], "text": message["text"], "ts": message["ts"]}
+        saved = self._saved.get(room_id)
+        # chat is activity: a lobby that only chats is not abandoned (rewritten once a minute)
+        touch = (message["ts"] if saved is not None
+                 and message["ts"] - saved.updated >= ACTIVITY_STEP_MS else None)
         try:
             self.worker.run(partial(queries.add_chat, row, message["id"] - self._history,
-                                    self._epoch(room_id)))
+                                    self._epoch(room_id), touch=touch))
         except Exception:
             log.exception("saving a chat message in room %s failed", room_id)
             raise LoungeError("internal", SAVE_FAILED) from None
+        if touch is not None:
+            saved.updated = touch
         super().append_chat(room_id, message)
 
     # -- starting up -------------------------------------------------------------------------

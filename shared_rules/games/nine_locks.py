@@ -352,4 +352,5 @@ GAME = Game(
         "key": "First use the key on a pile: you played or turned up a 9",
         "unlock": "First unlock a pile: you picked up",
     },
+    max_log=1_000,  # ten times the longest bot game seen (docs/rules-engine.md)
 )

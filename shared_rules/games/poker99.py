@@ -276,4 +276,5 @@ GAME = Game(
     on_drop=on_drop,
     out_is_eliminated=True,
     determinize=determinize,
+    max_log=25_000,  # ten times the longest bot game seen (docs/rules-engine.md)
 )

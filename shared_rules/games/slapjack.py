@@ -133,7 +133,21 @@ def _bad_slap(G: dict, t: Turn, late: bool) -> dict:
 
 
 def slap_options(G: dict, ctx: dict, seat: int) -> list[tuple]:
+    if not G["stacks"][seat] and seat != ctx["current"] and not can_win_pile(G):
+        return []  # a player with no cards may slap only to win the pile back
     return [(), (G["version"],)]
+
+
+def idle_slap(G: dict, ctx: dict, seat: int, args: tuple) -> str | None:
+    """A wrong or late slap by a player with no cards would cost nothing and change nothing:
+    it is refused instead of being played (and logged)."""
+    if G["stacks"][seat] or seat == ctx["current"]:
+        return None
+    late = G["pile_slapped"] or (bool(args) and args[0] < G["pile_version"])
+    if not late and slap_reason(G["pile"]) is not None:
+        return None
+    return ("You have no cards: only a good slap (a jack, a pair or a sandwich on a pile not "
+            "yet slapped) can bring you back")
 
 
 # -- events -------------------------------------------------------------------------------------
@@ -223,7 +237,7 @@ GAME = Game(
     moves={
         "play": Move(play, play_options),
         "slap": Move(slap, slap_options, args=(int,), names=("version",), min_args=0,
-                     anyone=True, ends_turn=False),
+                     anyone=True, ends_turn=False, idle=idle_slap),
     },
     end_if=end_if,
     view=view,
@@ -231,4 +245,5 @@ GAME = Game(
     on_drop=on_drop,
     skip=skip,
     determinize=determinize,
+    max_log=25_000,  # ten times the longest bot game seen (docs/rules-engine.md)
 )

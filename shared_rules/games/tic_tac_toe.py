@@ -60,4 +60,5 @@ GAME = Game(
     view=view,
     undoable=True,
     determinize=determinize,
+    max_log=100,  # ten times the longest bot game seen (docs/rules-engine.md)
 )

@@ -3,6 +3,8 @@ manages the schema."""
 
 from __future__ import annotations
 
+from sqlalchemy import text
+
 from backend import create_app
 from backend.cli import main
 from backend.config import Config
@@ -40,3 +42,25 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
     assert "revision: 0002 (latest: 0002)" in out and "match_moves    0" in out
     assert main(["db", "downgrade", "--database-url", sqlite_url]) == 2
     assert main(["db", "current", "--database-url", "not a url"]) == 2
+
+
+def test_chat_keeps_a_room_alive(sqlite_url):
+    app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=sqlite_url,
+                            ABANDONED_ROOM_SECONDS=3600))
+    ctx = app.extensions["lounge"]
+    store = ctx.lounge.store
+    chatty = ctx.lounge.create_room(new_user(), "poker99", "Chatty", public=True)
+    quiet = ctx.lounge.create_room(new_user(), "poker99", "Quiet", public=True)
+    two_hours = 2 * 3600 * 1000
+    for room in (chatty, quiet):  # as if both had last changed two hours ago
+        store._saved[room.id].updated -= two_hours
+    with chatty.lock:
+        ctx.lounge.chat(chatty, chatty.host, "anyone here?")
+    assert store.last_active(chatty.id) >= now_ms() - 1000
+    keeper = Housekeeper(ctx.service, store)
+    assert keeper.sweep() == {"rooms": 1, "matches": 0, "users": 0}
+    assert quiet.closed and not chatty.closed
+    with store.worker.engine.connect() as conn:  # the database knows it too (for a restart)
+        updated = conn.execute(text("SELECT updated FROM rooms WHERE id = :id"),
+                               {"id": chatty.id}).scalar_one()
+    assert updated >= now_ms() - 1000

@@ -13,6 +13,7 @@ import pytest
 
 from backend import create_app
 from backend.config import Config
+from backend.history import ReplayCache
 from shared_rules import GAMES
 
 from .helpers import new_user
@@ -45,7 +46,8 @@ def card_strings(value) -> set[str]:
 def lounge_app(tmp_path_factory):
     db = tmp_path_factory.mktemp("replays") / "lounge.db"
     app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=f"sqlite:///{db}",
-                            SECRET_KEY="replay-tests-only-secret-0123456789abcdef"))
+                            SECRET_KEY="replay-tests-only-secret-0123456789abcdef",
+                            REPLAY_RATE_PER_MINUTE=1e6))
     return app
 
 
@@ -112,3 +114,23 @@ def test_unknown_matches_and_bad_queries_get_clear_errors(lounge_app):
     assert client.get("/api/matches").get_json()["error"]["code"] == "bad_request"
     assert client.get(f"/api/matches?room={new_user()}&limit=0").status_code == 400
     assert client.get(f"/api/matches?room={new_user()}").get_json() == {"matches": []}
+
+
+def test_the_replay_cache_keeps_the_most_recent_within_its_bounds():
+    cache = ReplayCache(entries=2, max_bytes=10)
+    made: list[str] = []
+
+    def compute(key: str, size: int):
+        return lambda: made.append(key) or key.encode() * size
+
+    assert cache.get("a", compute("a", 4)) == b"aaaa"
+    assert cache.get("a", compute("a", 4)) == b"aaaa" and made == ["a"]
+    cache.get("b", compute("b", 4))
+    cache.get("a", compute("a", 4))  # a is now the most recent
+    cache.get("c", compute("c", 4))  # over two entries and ten bytes: b goes
+    assert len(cache) == 2 and cache.computed == 3
+    cache.get("a", compute("a", 4))
+    cache.get("b", compute("b", 4))
+    assert made == ["a", "b", "c", "b"]
+    assert cache.get("big", compute("big", 20)) is not None and len(cache) == 2  # not kept
+    assert cache.get("none", lambda: None) is None and cache.computed == 5

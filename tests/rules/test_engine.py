@@ -1,8 +1,11 @@
 """The engine's own guarantees, independent of any one game."""
 
+import dataclasses
+
 import pytest
 
-from shared_rules import GAMES, InvalidMove, Match, from_view, new_match, replay
+from shared_rules import GAMES, InvalidMove, Match, from_view, new_match, replay, replay_step
+from shared_rules.engine import start
 from shared_rules.rng import seed_state, shuffled
 
 
@@ -98,3 +101,51 @@ def test_log_tail_gives_the_last_actions_oldest_first():
     assert match.log_tail(2) == match.log[-2:] == [
         {"seat": 1, "move": "place", "args": [0]}, {"seat": 0, "move": "place", "args": [8]}]
     assert match.log_tail(10) == match.log and match.log_tail(0) == []
+
+
+def test_undo_at_most_three_times_in_a_row_per_seat():
+    match = new_match("tic-tac-toe", 2, 1)
+    for _ in range(3):
+        match = match.apply(0, "place", 4).undo(0)
+    match = match.apply(0, "place", 4)
+    assert not match.can_undo(0)
+    with pytest.raises(InvalidMove, match="3 moves in a row"):
+        match.undo(0)
+    match = match.apply(1, "place", 0)  # another seat acted: the count starts again
+    assert match.can_undo(1)
+    match = match.undo(1).apply(1, "place", 0).apply(0, "place", 8)
+    assert match.can_undo(0)
+
+
+def test_a_stored_log_with_more_undos_in_a_row_still_replays():
+    log = [{"seat": 0, "move": m, "args": a} for _ in range(5)
+           for m, a in (("place", [4]), ("undo", []))]
+    match = replay("tic-tac-toe", 2, 1, log)
+    assert match.version == 10 and match.G["cells"][4] is None
+
+
+def test_a_match_whose_log_reaches_its_cap_is_a_draw():
+    game = dataclasses.replace(GAMES["tic-tac-toe"], max_log=5)
+    match = start(game, 2, 1)
+    for seat, cell in ((0, 0), (1, 1), (0, 2), (1, 4)):
+        match = match.apply(seat, "place", cell)
+    assert match.result is None
+    match = match.apply(0, "place", 3)  # no line: only the cap ends it
+    assert match.version == 5 and match.result == {"draw": True, "reason": "too_long"}
+    with pytest.raises(InvalidMove, match="over"):
+        match.apply(1, "place", 8)
+    again = replay_with(game, match.log)
+    assert again.result == match.result
+
+
+def replay_with(game, log):
+    match = start(game, 2, 1)
+    for entry in log:
+        match = replay_step(match, entry)
+    return match
+
+
+def test_every_game_caps_its_log_far_above_the_longest_bot_game():
+    longest = {"tic-tac-toe": 9, "nine-locks": 93, "poker99": 2_440, "slapjack": 2_367}
+    for slug, game in GAMES.items():
+        assert game.max_log >= 10 * longest[slug], slug

@@ -169,3 +169,19 @@ def test_raw_malformed_packets_leave_the_connection_working(table):
         guest.sio.eio.send(raw)
     assert guest.ok("chat", {"text": "still talking"})
     assert host.wait_for(lambda: host.last("chat"))["text"] == "still talking"
+
+
+@pytest.mark.parametrize("name", ["connect", "disconnect", "connect_error", "*"])
+def test_reserved_event_names_are_unknown_events_with_no_side_effect(table, name):
+    host, guest = table
+    args = ({}, {"token": host.token})  # what the server's own connect handler would take
+    ack = guest.sio.call(name, args, timeout=TIMEOUT)
+    assert ack["ok"] is False and ack["error"]["code"] == "unknown_event", ack
+    assert name in ack["error"]["message"]
+    # the connection is still the guest's, still in the room, and shown connected
+    assert guest.ok("chat", {"text": "still me"})
+    said = host.wait_for(lambda: [m for m in host.received("chat") if m["text"] == "still me"])
+    assert said[0]["user_id"] == guest.user_id
+    assert guest.call("start")["error"]["code"] == "forbidden"  # not the host's powers
+    summary = requests.get(f"{guest.url}/api/rooms/{host.user_id}", timeout=TIMEOUT).json()
+    assert all(seat["connected"] for seat in summary["seats"])

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import requests
 import socketio
 
-from .harness import Player, assert_no_leaks, play_out
+from .harness import TIMEOUT, Player, assert_no_leaks, play_out
 
 
 def test_no_valid_token_no_connection(url):
@@ -190,3 +191,52 @@ def test_slapjack_bots_slap_and_play_against_a_human(players, room_of, url):
     slappers = {e["seat"] for s in host.received("state") for e in s["view"]["events"]}
     assert slappers - {0}, "no bot ever slapped"
     assert_no_leaks(url, room["id"], [host])
+
+
+def test_a_removed_player_may_only_watch_until_the_host_lets_them_back(players, room_of, url):
+    host, guest, other = players(3)
+    room = room_of(host, "nine-locks")
+    guest.ok("join", {"room": room["code"], "name": "Linus"})
+    host.ok("remove_seat", {"seat": 1})
+    again = guest.ok("join", {"room": room["code"]})  # asking for a seat again: no
+    assert again["spectator"] is True and again["seats"] == []
+    guest.reconnect()
+    assert guest.ok("join", {"room": room["code"], "name": "Linus"})["spectator"] is True
+    summary = requests.get(f"{url}/api/rooms/{room['code']}", timeout=TIMEOUT).json()
+    assert summary["removed"] == [{"user_id": guest.user_id, "name": "Linus"}]
+    assert summary["spectators"] == 1 and len(summary["seats"]) == 1
+    other.ok("join", {"room": room["code"]})
+    assert other.call("allow", {"user_id": guest.user_id})["error"]["code"] == "forbidden"
+    assert host.call("allow", {"user_id": other.user_id})["error"]["code"] == "not_found"
+    assert host.call("allow", {})["error"]["code"] == "bad_request"
+    host.ok("allow", {"user_id": guest.user_id})
+    assert host.wait_for(lambda: host.last("room")["removed"] == [])
+    assert guest.ok("join", {"room": room["code"]})["seats"] == [2]
+
+
+def test_names_are_unique_within_a_room(players, room_of):
+    host, ada, other_ada, watcher = players(4)
+    room = room_of(host, "nine-locks")  # the host is "Host"
+    assert ada.ok("join", {"room": room["code"], "name": "Ada"})["room"]["seats"][1]["name"] == (
+        "Ada")
+    ack = other_ada.ok("join", {"room": room["code"], "name": "ada"})
+    assert ack["room"]["seats"][2]["name"] == "ada (2)"
+    seat = host.ok("add_local", {"name": "Ada"})["seat"]
+    assert host.wait_for(lambda: len(host.last("room")["seats"]) == 4)
+    assert host.last("room")["seats"][seat]["name"] == "Ada (3)"
+    watcher.ok("join", {"room": room["code"], "name": "host", "spectate": True})
+    watcher.ok("chat", {"text": "hello"})
+    said = host.wait_for(lambda: [m for m in host.received("chat") if m["text"] == "hello"])
+    assert said[0]["name"] == "host (2)"
+
+
+def test_bidi_and_zero_width_characters_are_stripped_from_names_and_chat(players, room_of):
+    host, guest = players(2)
+    room = room_of(host)
+    sneaky = "\u202eLi\u200bnus\u2066\u200d\u00ad\ufeff\u2069\u200e"
+    ack = guest.ok("join", {"room": room["code"], "name": sneaky})
+    assert ack["room"]["seats"][1]["name"] == "Linus"
+    guest.ok("chat", {"text": "gg\u202e \u2067wp\u2069\u200f\u3164\nnext?"})
+    said = host.wait_for(lambda: host.last("chat"))
+    assert said["text"] == "gg wp\nnext?" and said["name"] == "Linus"
+    assert guest.call("chat", {"text": "\u200b\u202e\u2066"})["error"]["code"] == "bad_request"
