@@ -22,7 +22,8 @@ FRAME = b"\x00" * 32 * 1024  # the largest message the server reads (MAX_MESSAGE
 
 @pytest.fixture(scope="module")
 def server():
-    srv = Server(SOCKET_RATE_PER_SECOND=1000, SOCKET_RATE_BURST=1000, ACCESS_LOG=0)
+    srv = Server(SOCKET_RATE_PER_SECOND=1000, SOCKET_RATE_BURST=1000, ACCESS_LOG=0,
+                 SESSION_RATE_PER_MINUTE=100000, CONNECT_RATE_PER_MINUTE=100000)
     yield srv
     output = srv.stop()
     assert "Traceback" not in output, output[-3000:]
