@@ -68,6 +68,7 @@ class Room:
         self.lock = threading.RLock()
         self.told_mark: tuple[int, int] | None = None  # what the service last told of the table
         self.told_status: str | None = None
+        self.told_seats: dict[str, list[int]] = {}  # what each connection was told it plays
 
     @property
     def host(self) -> str:
@@ -80,6 +81,25 @@ class Room:
         """The seats this user plays (their own and the local ones they added), not left."""
         return [i for i, s in enumerate(self.seats)
                 if s.user_id == user_id and s.kind != "bot" and not s.left]
+
+    def left_game(self, user_id: str) -> bool:
+        """Whether the user held a seat in this game and gave it up (left, or lost it)."""
+        return any(s.user_id == user_id and s.kind == "human" and s.left for s in self.seats)
+
+    def seats_message(self, conn: str) -> dict:
+        """What a connection is told of its own seats (the ``seats`` event, and ``join``)."""
+        user_id = self.connections.get(conn, "")
+        seats = self.seats_of(user_id)
+        self.told_seats[conn] = seats
+        return {"my_seats": seats, "spectator": not seats, "left_game": self.left_game(user_id)}
+
+    def seat_changes(self) -> list[tuple[str, dict]]:
+        """(connection, seats message) for every connection whose seats changed since it was
+        last told; forgets connections that are gone."""
+        for conn in [c for c in self.told_seats if c not in self.connections]:
+            del self.told_seats[conn]
+        return [(conn, self.seats_message(conn)) for conn, user_id in self.connections.items()
+                if self.told_seats.get(conn) != self.seats_of(user_id)]
 
     def connections_of(self, user_id: str) -> list[str]:
         """The user's connections in this room."""

@@ -85,6 +85,8 @@ class LoungeService:
         saved()
         if seats_changed:  # the seats first: the states may be about seats just changed
             self.notifier.broadcast(room, "room", room.summary())
+            for conn, seats in room.seat_changes():
+                self.notifier.send(conn, "seats", seats)
         for conn, state in deliveries:
             self.notifier.send(conn, "state", state)
         if not seats_changed and room.status != room.told_status:
@@ -143,9 +145,11 @@ class LoungeService:
             result = room.attach(caller.conn, caller.user_id, data.get("name"),
                                  data.get("spectate", False))
             self.absences.pop((room.id, caller.user_id), None)
+            seats = room.seats_message(caller.conn)  # told in the answer, not as an event
             self.commit(room, seats_changed=True)
             self.send_states(room, caller.conn)
-            return {"room": room.summary(), **result, "chat": self.lounge.chat_history(room)}
+            return {"room": room.summary(), **result, **seats,
+                    "chat": self.lounge.chat_history(room)}
 
     def leave(self, caller: Caller, data: dict) -> None:
         """Leave for good; the host leaving closes the room."""

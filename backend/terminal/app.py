@@ -180,6 +180,8 @@ class App:
             self.on_ack(item.event or "", item.data)
         elif item.kind == "room":
             model.on_room(item.data)
+        elif item.kind == "seats":
+            model.on_seats(item.data)
         elif item.kind == "state":
             model.on_state(item.data)
         elif item.kind == "chat":
@@ -230,7 +232,7 @@ class App:
         self.join_sent_at = None
         self.model.on_joined(reply)
         if first:
-            seats = reply.get("seats") if isinstance(reply.get("seats"), list) else []
+            seats = self.model.my_seats
             where = "as a spectator" if self.model.spectator else \
                 f"at seat {', '.join(clean(s, 3) for s in seats)}"
             self.model.note(f"You joined room {clean(self.code.upper(), 12)} {where}. "

@@ -16,6 +16,7 @@ from . import story
 from .text import clean
 
 MAX_LINES = 200
+LEFT_GAME = "You left this game: you are watching. Type /quit to go back."
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Model:
         self.room: dict | None = None
         self.my_seats: list[int] = []
         self.spectator = False
+        self.left_game = False  # I gave up (or lost) my seat in this game: I watch it
         self.states: dict[int | None, dict] = {}
         self.lines: deque[Line] = deque(maxlen=MAX_LINES)
         self.connected = False
@@ -118,16 +120,25 @@ class Model:
         before = self.status if self.room else None
         people = self._people()
         self.room = data
-        self.my_seats = [s["seat"] for s in self.seats()
-                         if s.get("user_id") == self.user_id and s.get("kind") != "bot"
-                         and not s.get("left") and isinstance(s.get("seat"), int)]
         if before is not None:
             self._tell_people(people, self._people())
             if before != self.status:
                 self._status_changed(before)
-        if self.joined and not self.my_seats and not self.spectator:
-            self.spectator = True
-            self.note("You are now a spectator")
+
+    def on_seats(self, data: Any) -> None:
+        """The seats the server says this connection plays (the ``seats`` event, and the
+        ``join`` answer): the only source of ``my_seats``."""
+        if not isinstance(data, dict) or not isinstance(data.get("my_seats"), list):
+            self.note("The server sent a seats update I could not read", "error")
+            return
+        was_playing = bool(self.my_seats)
+        self.my_seats = [s for s in data["my_seats"] if isinstance(s, int)]
+        self.spectator = not self.my_seats
+        self.left_game = bool(data.get("left_game"))
+        for seat in [s for s in self.states if s is not None and s not in self.my_seats]:
+            del self.states[seat]  # a seat no longer mine is never drawn as mine
+        if self.joined and was_playing and self.spectator:
+            self.note(LEFT_GAME if self.left_game else "You are now a spectator")
 
     def _people(self) -> dict[tuple, str]:
         """The players at the table: (kind, user, name) -> "here", "away" or "left"."""
@@ -156,7 +167,9 @@ class Model:
         """The acknowledgement of ``join``: the room, my seats, the chat history."""
         if isinstance(reply.get("room"), dict):
             self.on_room(reply["room"])
-        self.spectator = bool(reply.get("spectator"))
+        self.on_seats(reply)
+        if self.left_game:
+            self.note(LEFT_GAME)
         self.joined = True
         history = reply.get("chat")
         for msg in history if isinstance(history, list) else []:
@@ -177,8 +190,6 @@ class Model:
         if held is not None and seat == self._story_seat():
             self._tell(held.get("view"), data["view"])
         self.states[seat] = data
-        if seat is not None and seat not in self.my_seats:
-            self.my_seats.append(seat)
 
     def _story_seat(self) -> int | None:
         """The one seat whose states tell the story (a hot-seat host gets one per seat)."""

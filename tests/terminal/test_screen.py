@@ -41,7 +41,7 @@ def model_for(match, seat: int | None) -> Model:
     model = Model(ME)
     model.on_room(room(match.game.slug, match.num_players,
                        "finished" if match.result else "playing", mine=seat))
-    model.spectator = seat is None
+    model.on_seats({"my_seats": [] if seat is None else [seat], "spectator": seat is None})
     model.on_state(state(match, seat))
     return model
 
@@ -132,6 +132,7 @@ def test_hot_seat_moves_name_their_seat():
     seats = room("tic-tac-toe", 2)
     seats["seats"][1].update(kind="local", user_id=ME, name="Grace")
     model.on_room(seats)
+    model.on_seats({"my_seats": [0, 1], "spectator": False})
     model.on_state(state(match, 0))
     model.on_state(state(match, 1))
     assert model.my_seats == [0, 1]
@@ -263,7 +264,8 @@ def test_the_message_pane_tells_who_comes_and_goes():
     model = Model(ME)
     lobby = room("slapjack", 1, "waiting")
     model.on_room(lobby)
-    model.on_joined({"room": lobby, "seats": [0], "spectator": False, "chat": []})
+    model.on_joined({"room": lobby, "seats": [0], "my_seats": [0], "spectator": False,
+                     "chat": []})
     bob = {"seat": 1, "name": "Bob", "kind": "human", "user_id": "bob", "level": None,
            "connected": True, "ready": False, "left": False}
     model.on_room(lobby | {"seats": [*lobby["seats"], bob]})
@@ -272,5 +274,19 @@ def test_the_message_pane_tells_who_comes_and_goes():
     model.on_room(lobby)
     assert story_of(model) == ["Bob sat down", "Bob lost their connection", "Bob is back",
                                "Bob left the table"]
-    model.on_room(lobby | {"seats": [lobby["seats"][0] | {"user_id": "someone-else"}]})
+    model.on_seats({"my_seats": [], "spectator": True})
     assert model.spectator and model.lines[-1].text == "You are now a spectator"
+
+
+def test_my_seats_come_from_the_server_never_from_the_seat_list():
+    """A room that still lists my left seat does not make it mine (the stuck table of
+    issue 13): only ``my_seats`` from the server counts."""
+    model = Model(ME)
+    gone = room("tic-tac-toe", 2)
+    gone["seats"][0]["left"] = True
+    model.on_joined({"room": gone, "seats": [], "my_seats": [], "spectator": True,
+                     "left_game": True, "chat": []})
+    assert model.spectator and model.my_seats == [] and model.left_game
+    assert any("You left this game: you are watching" in line.text for line in model.lines)
+    model.on_room(room("tic-tac-toe", 2))  # my seat listed, not left: still not mine
+    assert model.my_seats == [] and model.spectator

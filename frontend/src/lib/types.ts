@@ -98,9 +98,16 @@ export type Ack<T = Record<string, unknown>> =
   | ({ ok: true } & T)
   | { ok: false; error: ApiErrorBody };
 
-export interface JoinAck {
+/** Which seats this connection plays, as the server worked it out (`join` and `seats`). */
+export interface MySeats {
+  my_seats: number[];
+  spectator: boolean;
+  /** This user held a seat in this game and gave it up: they are back as a spectator. */
+  left_game?: boolean;
+}
+
+export interface JoinAck extends MySeats {
   room: Room;
   seats: number[];
-  spectator: boolean;
   chat: ChatMessage[];
 }

@@ -3,10 +3,10 @@ import { room, seat, state, view } from "./fixtures";
 import { initialModel, roomReducer, type RoomModel } from "./useRoom";
 import type { JoinAck } from "./types";
 
-const reduce = roomReducer("u1");
+const reduce = roomReducer();
 
 function joined(extra: Partial<JoinAck> = {}): RoomModel {
-  const ack: JoinAck = { room: room({ game: "tic-tac-toe", status: "playing" }), seats: [1], spectator: false, chat: [], ...extra };
+  const ack: JoinAck = { room: room({ game: "tic-tac-toe", status: "playing" }), seats: [1], my_seats: [1], spectator: false, chat: [], ...extra };
   return reduce(initialModel, { type: "joined", ack });
 }
 
@@ -15,18 +15,26 @@ function ttt(version: number, cells: (string | null)[], current: number, extra: 
 }
 
 describe("roomReducer", () => {
-  it("finds this tab's seats from the room, and spectators have none", () => {
+  it("takes this tab's seats from the server's answer, never from the room's seat list", () => {
     const model = joined();
     expect(model.mySeats).toEqual([1]);
     expect(model.spectator).toBe(false);
-    const watcher = roomReducer("someone-else")(initialModel, { type: "room", room: room() });
-    expect(watcher.spectator).toBe(true);
+    // A room that still lists a seat of this user (left) does not make it theirs.
+    const r = room({ seats: [seat(0, "Ada", { user_id: "u0" }), seat(1, "Linus", { user_id: "u1", left: true })] });
+    const back = reduce(initialModel, { type: "joined", ack: { room: r, seats: [], my_seats: [], spectator: true, left_game: true, chat: [] } });
+    expect(back.mySeats).toEqual([]);
+    expect(back.spectator).toBe(true);
+    expect(back.leftGame).toBe(true);
+    expect(reduce(back, { type: "room", room: r }).mySeats).toEqual([]);
   });
 
-  it("counts hot-seat players as this tab's seats, never bots", () => {
-    const r = room({ seats: [seat(0, "Ada", { user_id: "u1" }), seat(1, "Bot", { kind: "bot", user_id: null }),
-      seat(2, "Grace", { kind: "local", user_id: "u1" })] });
-    expect(reduce(initialModel, { type: "room", room: r }).mySeats).toEqual([0, 2]);
+  it("follows the seats event, and drops the states of a seat no longer played here", () => {
+    let model = joined();
+    model = reduce(model, { type: "state", state: ttt(0, Array(9).fill(null), 0) });
+    model = reduce(model, { type: "seats", seats: { my_seats: [], spectator: true, left_game: true } });
+    expect(model.mySeats).toEqual([]);
+    expect(model.spectator).toBe(true);
+    expect(model.states["1"]).toBeUndefined();
   });
 
   it("keeps the newest state and ignores an older one", () => {

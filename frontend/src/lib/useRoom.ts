@@ -1,9 +1,9 @@
 // The live state of one room for React: the room, this tab's seats, their game states, the chat
 // and a log of the game, kept up to date by a RoomConnection.
-import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
+import { useCallback, useEffect, useReducer, useRef } from "react";
 import { RoomConnection, type LinkStatus } from "./connection";
 import { describeChange } from "./describe";
-import type { Ack, ChatMessage, GameState, JoinAck, Room } from "./types";
+import type { Ack, ChatMessage, GameState, JoinAck, MySeats, Room } from "./types";
 
 export const SPECTATOR = "spectator";
 const MAX_LOG = 200;
@@ -18,6 +18,8 @@ export interface RoomModel {
   room: Room | null;
   mySeats: number[];
   spectator: boolean;
+  /** This user gave up (or lost) their seat in this game and is back as a spectator. */
+  leftGame: boolean;
   states: Record<string, GameState>;
   chat: ChatMessage[];
   log: LogEntry[];
@@ -29,6 +31,7 @@ export type RoomEvent =
   | { type: "status"; status: LinkStatus }
   | { type: "joined"; ack: JoinAck }
   | { type: "room"; room: Room }
+  | { type: "seats"; seats: MySeats }
   | { type: "state"; state: GameState }
   | { type: "chat"; message: ChatMessage }
   | { type: "closed"; reason: string }
@@ -39,6 +42,7 @@ export const initialModel: RoomModel = {
   room: null,
   mySeats: [],
   spectator: false,
+  leftGame: false,
   states: {},
   chat: [],
   log: [],
@@ -51,13 +55,18 @@ export function stateKey(seat: number | null): string {
   return seat === null ? SPECTATOR : String(seat);
 }
 
-function seatsOf(room: Room, userId: string): number[] {
-  return room.seats.filter((s) => s.user_id === userId && s.kind !== "bot").map((s) => s.seat);
+/** The seats the server says this connection plays: the only source of them. */
+function withSeats(model: RoomModel, seats: MySeats): RoomModel {
+  const mySeats = Array.isArray(seats.my_seats) ? seats.my_seats : [];
+  const spectator = mySeats.length === 0;
+  const stale = (key: string) => key !== SPECTATOR && !mySeats.includes(Number(key));
+  // States of seats no longer played here are dropped, so a lost seat is never drawn as ours.
+  const states = Object.fromEntries(Object.entries(model.states).filter(([key]) => !stale(key)));
+  return { ...model, mySeats, spectator, leftGame: Boolean(seats.left_game), states };
 }
 
-function withRoom(model: RoomModel, room: Room, userId: string): RoomModel {
-  const mySeats = seatsOf(room, userId);
-  const next = { ...model, room, mySeats, spectator: mySeats.length === 0 };
+function withRoom(model: RoomModel, room: Room): RoomModel {
+  const next = { ...model, room };
   // Without round numbers, a game starting (start or rematch) is the only sign of a new game.
   const rounds = Object.values(model.states).some((s) => typeof s.round === "number");
   const newGame = room.status === "playing" && model.room !== null && model.room.status !== "playing";
@@ -94,17 +103,19 @@ function withState(model: RoomModel, state: GameState): RoomModel {
   return { ...base, states, log };
 }
 
-export function roomReducer(userId: string) {
+export function roomReducer() {
   return (model: RoomModel, event: RoomEvent): RoomModel => {
     switch (event.type) {
       case "status":
         return { ...model, status: event.status };
       case "joined": {
-        const next = withRoom(model, event.ack.room, userId);
+        const next = withSeats(withRoom(model, event.ack.room), event.ack);
         return { ...next, chat: event.ack.chat ?? [], fatal: null };
       }
       case "room":
-        return withRoom(model, event.room, userId);
+        return withRoom(model, event.room);
+      case "seats":
+        return withSeats(model, event.seats);
       case "state":
         return withState(model, event.state);
       case "chat":
@@ -117,6 +128,8 @@ export function roomReducer(userId: string) {
     }
   };
 }
+
+const reduceRoom = roomReducer();
 
 export interface RoomActions {
   send(event: string, payload?: object): Promise<Ack>;
@@ -131,8 +144,7 @@ export function useRoom(
   spectate: boolean,
   enabled: boolean,
 ): [RoomModel, RoomActions] {
-  const reducer = useMemo(() => roomReducer(identity?.userId ?? ""), [identity?.userId]);
-  const [model, dispatch] = useReducer(reducer, initialModel);
+  const [model, dispatch] = useReducer(reduceRoom, initialModel);
   const connection = useRef<RoomConnection | null>(null);
 
   useEffect(() => {
@@ -141,6 +153,7 @@ export function useRoom(
       onStatus: (status) => dispatch({ type: "status", status }),
       onJoined: (ack) => dispatch({ type: "joined", ack }),
       onRoom: (room) => dispatch({ type: "room", room }),
+      onSeats: (seats) => dispatch({ type: "seats", seats }),
       onState: (state) => dispatch({ type: "state", state }),
       onChat: (message) => dispatch({ type: "chat", message }),
       onClosed: (reason) => dispatch({ type: "closed", reason }),

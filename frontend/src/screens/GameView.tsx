@@ -27,6 +27,8 @@ export interface GameViewProps {
   userId: string;
   mySeats: number[];
   spectator: boolean;
+  /** This user gave up (or lost) their seat in this game: they watch it now. */
+  leftGame?: boolean;
   states: Record<string, GameState>;
   log: LogEntry[];
   send: (event: string, payload?: object) => Promise<Ack>;
@@ -115,7 +117,7 @@ function statusLine(state: GameState, room: Room, seat: number | null, mine: num
 
 /** The table during a game: status, board, result and rematch, the log. */
 export function GameView(props: GameViewProps): ReactElement {
-  const { room, userId, mySeats, spectator, states, log, send, onLeave, chat } = props;
+  const { room, userId, mySeats, spectator, leftGame = false, states, log, send, onLeave, chat } = props;
   const lastShown = useRef<number | null>(null);
   const seat = spectator ? null : chooseSeat(mySeats, states, lastShown.current);
   lastShown.current = seat;
@@ -178,7 +180,13 @@ export function GameView(props: GameViewProps): ReactElement {
         </div>
         <ResultBox state={state} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
           onRematch={() => void act("rematch")} />
-        {spectator && <p className="spectator-note" role="note"><EyeIcon /> {PRIVATE_HANDS.has(room.game) ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
+        {spectator && leftGame && (
+          <p className="spectator-note" role="note" data-testid="left-game">
+            <EyeIcon /> You left this game: you are watching.
+            <button type="button" className="btn btn-small" onClick={onLeave}>Back to the lounge</button>
+          </p>
+        )}
+        {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {PRIVATE_HANDS.has(room.game) ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
         {error && <p className="error-msg" role="alert">{nameCardsIn(error)}</p>}
         {Board ? (
           <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">

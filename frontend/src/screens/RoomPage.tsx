@@ -173,7 +173,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
           </div>
         ) : (
           <GameView room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-            states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
+            leftGame={model.leftGame} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
         )}
       </main>
     </>
