@@ -69,6 +69,7 @@ class Room:
         self.told_mark: tuple[int, int] | None = None  # what the service last told of the table
         self.told_status: str | None = None
         self.told_seats: dict[str, list[int]] = {}  # what each connection was told it plays
+        self.closes_at: int | None = None  # the host is away: the room closes then (ms)
 
     @property
     def host(self) -> str:
@@ -125,6 +126,9 @@ class Room:
             "host": self.host, "public": self.public, "status": self.status,
             "seats": [self._seat_summary(i, s) for i, s in enumerate(self.seats)],
             "spectators": len(self.spectators), "created": self.created, "round": self.round,
+            # A count as well as the time: the client's clock need not agree with ours.
+            "closes_at": self.closes_at,
+            "closes_in_ms": None if self.closes_at is None else max(0, self.closes_at - now_ms()),
         }
 
     def _seat_summary(self, index: int, seat: Seat) -> dict:

@@ -22,7 +22,7 @@ from typing import Protocol
 from .bots import BotRunner
 from .config import Config
 from .errors import LoungeError
-from .rooms import Lounge, Room
+from .rooms import Lounge, Room, now_ms
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -145,6 +145,8 @@ class LoungeService:
             result = room.attach(caller.conn, caller.user_id, data.get("name"),
                                  data.get("spectate", False))
             self.absences.pop((room.id, caller.user_id), None)
+            if caller.user_id == room.host:
+                room.closes_at = None
             seats = room.seats_message(caller.conn)  # told in the answer, not as an event
             self.commit(room, seats_changed=True)
             self.send_states(room, caller.conn)
@@ -256,6 +258,8 @@ class LoungeService:
         if delay is None:
             host = user_id == room.host
             delay = self.config.HOST_GRACE_SECONDS if host else self.config.PLAYER_GRACE_SECONDS
+            if host:  # the guests are shown when the room will close unless the host is back
+                room.closes_at = now_ms() + int(delay * 1000)
         self.runtime.spawn(self._grace, room, user_id, mark, delay)
 
     def resume(self, room: Room) -> None:

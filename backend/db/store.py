@@ -85,14 +85,20 @@ class SqlRoomStore(MemoryRoomStore):
         return finish
 
     def delete(self, room_id: str) -> None:
-        """Forget a closed room; its finished games stay in the database for their history."""
+        """Forget a closed room; its finished games stay in the database for their history,
+        and so does a game the closing cut short, as abandoned."""
         super().delete(room_id)
-        self._saved.pop(room_id, None)
+        saved = self._saved.pop(room_id, None)
         epoch = self._epoch(room_id)
         if self.leases is not None:
             self.leases.epochs.pop(room_id, None)
+        abandon = None
+        if saved is not None and saved.match is not None and saved.match_id is not None \
+                and saved.match.result is None:
+            abandon = {"match": saved.match_id, "moves": saved.match.version,
+                       "finished": now_ms()}
         try:
-            self.worker.run(partial(queries.delete_room, room_id, epoch))
+            self.worker.run(partial(queries.delete_room, room_id, epoch, abandon=abandon))
         except Exception:  # it comes back at the next start, and closes after its grace period
             log.exception("deleting room %s failed", room_id)
 

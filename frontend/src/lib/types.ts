@@ -48,6 +48,11 @@ export interface Room {
   spectators: number;
   created: number;
   round?: number;
+  /** The host lost their connection: the room closes then (server time, ms) unless they
+   * come back. */
+  closes_at?: number | null;
+  /** The same, as milliseconds from when the server sent this room object. */
+  closes_in_ms?: number | null;
 }
 
 export interface LegalMove {

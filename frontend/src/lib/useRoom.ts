@@ -20,6 +20,8 @@ export interface RoomModel {
   spectator: boolean;
   /** This user gave up (or lost) their seat in this game and is back as a spectator. */
   leftGame: boolean;
+  /** The host is away: when the room closes unless they come back (this browser's clock). */
+  closesAt: number | null;
   states: Record<string, GameState>;
   chat: ChatMessage[];
   log: LogEntry[];
@@ -43,6 +45,7 @@ export const initialModel: RoomModel = {
   mySeats: [],
   spectator: false,
   leftGame: false,
+  closesAt: null,
   states: {},
   chat: [],
   log: [],
@@ -66,7 +69,10 @@ function withSeats(model: RoomModel, seats: MySeats): RoomModel {
 }
 
 function withRoom(model: RoomModel, room: Room): RoomModel {
-  const next = { ...model, room };
+  // The server sends how long is left, so the countdown never depends on the two clocks agreeing.
+  const left = room.closes_in_ms;
+  const closesAt = typeof left === "number" ? Date.now() + left : null;
+  const next = { ...model, room, closesAt };
   // Without round numbers, a game starting (start or rematch) is the only sign of a new game.
   const rounds = Object.values(model.states).some((s) => typeof s.round === "number");
   const newGame = room.status === "playing" && model.room !== null && model.room.status !== "playing";

@@ -5,6 +5,7 @@ import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useRoom } from "../lib/useRoom";
+import type { Room } from "../lib/types";
 import { useTitle } from "../lib/useTitle";
 import { GameView } from "./GameView";
 import { Lobby } from "./Lobby";
@@ -41,6 +42,32 @@ function AskName({ code, onDone }: { code: string; onDone: (name: string, specta
         </div>
       </form>
     </main>
+  );
+}
+
+/** Seconds left until `at` (this browser's clock), ticking down while shown. */
+function useSecondsLeft(at: number | null): number | null {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (at === null) return undefined;
+    setNow(Date.now());
+    const timer = window.setInterval(() => setNow(Date.now()), 250);
+    return () => window.clearInterval(timer);
+  }, [at]);
+  return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** What the guests see while the host is away: who, and when the room closes. */
+function HostAway({ room, closesAt }: { room: Room; closesAt: number | null }): ReactElement | null {
+  const left = useSecondsLeft(closesAt);
+  if (left === null) return null;
+  const host = room.seats[0]?.name ?? "The host";
+  return (
+    <div className="banner banner-warn" role="status" data-testid="host-away">
+      {left > 0
+        ? `${host} lost connection; the room closes in ${left} s unless they come back.`
+        : `${host} did not come back: the room is closing…`}
+    </div>
   );
 }
 
@@ -164,6 +191,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   return (
     <>
       {banner}
+      {room.host !== identity.userId && <HostAway room={room} closesAt={model.closesAt} />}
       <main className="page">
         {room.status === "waiting" ? (
           <div className="room-layout">
