@@ -17,6 +17,7 @@ from shared_rules.bots import LEVELS, make_bot
 from shared_rules.engine import Game
 
 from .errors import LoungeError
+from .gamelog import GameLog
 from .store import RoomStore
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -70,6 +71,8 @@ class Room:
         self.told_status: str | None = None
         self.told_seats: dict[str, list[int]] = {}  # what each connection was told it plays
         self.closes_at: int | None = None  # the host is away: the room closes then (ms)
+        self.game_log: GameLog | None = None
+        self.log_news: dict[int | None, dict] = {}  # per reader: the log lines of this change
 
     @property
     def host(self) -> str:
@@ -138,17 +141,49 @@ class Room:
                 "level": seat.level, "connected": connected and not seat.left,
                 "ready": ready, "left": seat.left}
 
-    def state(self, seat: int | None) -> dict:
-        """The state message for one seat (None: the spectator view)."""
+    def state(self, seat: int | None, full_log: bool = False) -> dict:
+        """The state message for one seat (None: the spectator view), with the log lines of
+        the latest change (``full_log``: the whole log, for a connection that just joined)."""
         m = self.match
         if m is None:
             raise LoungeError("bad_state", "No game has started in this room")
+        if full_log:
+            log = self.ensure_log().full(seat)
+        else:
+            log = self.log_news.get(seat) or {"log": [], "log_undone": []}
         return {"round": self.round, "seat": seat, "view": m.view(seat),
                 "legal_moves": m.legal_moves(seat), "active_seats": m.active_seats,
                 "result": m.result, "version": m.version,
-                "can_undo": seat is not None and m.can_undo(seat)}
+                "can_undo": seat is not None and m.can_undo(seat), **log}
 
-    def deliveries(self, only: str | None = None) -> list[tuple[str, dict]]:
+    def names(self) -> list[str]:
+        """The seats' names, in seat order."""
+        return [s.name for s in self.seats]
+
+    def ensure_log(self) -> GameLog:
+        """The game log, written up to the match (from its start after a restart)."""
+        log = self.game_log
+        if log is None or not log.follows(self.round, self.match):
+            log = self.game_log = GameLog(self.round, self.match, self.names())
+        elif log.match is not self.match:
+            log.advance(self.match, self.names())
+        return log
+
+    def update_log(self) -> None:
+        """Write the log up to the match; what each reader is told of it goes in
+        ``log_news`` (the new lines, or the whole log of a new game)."""
+        if self.match is None:
+            self.game_log, self.log_news = None, {}
+            return
+        log = self.game_log
+        if log is not None and log.follows(self.round, self.match):
+            self.log_news = log.advance(self.match, self.names())
+            return
+        log = self.game_log = GameLog(self.round, self.match, self.names())
+        self.log_news = {reader: log.full(reader) for reader in log.readers}
+
+    def deliveries(self, only: str | None = None, full_log: bool = False
+                   ) -> list[tuple[str, dict]]:
         """(connection, state) pairs: every connection gets exactly its seats' states, or the
         spectator view. ``only`` limits it to one connection."""
         if self.match is None:
@@ -161,7 +196,7 @@ class Room:
             seats: list[int | None] = list(self.seats_of(user_id)) or [None]
             for seat in seats:
                 if seat not in cache:
-                    cache[seat] = self.state(seat)
+                    cache[seat] = self.state(seat, full_log)
                 out.append((conn, cache[seat]))
         return out
 

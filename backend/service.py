@@ -81,8 +81,14 @@ class LoungeService:
         being committed, and sent only once it is."""
         saved = self.store.start_save(room)
         moved = room.mark() != room.told_mark
+        if moved:
+            room.update_log()
         deliveries = room.deliveries() if moved else []
-        saved()
+        try:
+            saved()
+        except LoungeError:
+            room.game_log = None  # the room went back as it was saved: the log is rewritten
+            raise
         if seats_changed:  # the seats first: the states may be about seats just changed
             self.notifier.broadcast(room, "room", room.summary())
             for conn, seats in room.seat_changes():
@@ -95,8 +101,8 @@ class LoungeService:
         self.bots.schedule(room)
 
     def send_states(self, room: Room, conn: str) -> None:
-        """One connection's own states (after it joined)."""
-        for target, state in room.deliveries(conn):
+        """One connection's own states (after it joined), each with its whole game log."""
+        for target, state in room.deliveries(conn, full_log=True):
             self.notifier.send(target, "state", state)
 
     def close_room(self, room: Room, reason: str) -> None:
