@@ -13,18 +13,21 @@ from typing import Any
 
 from shared_rules import GAMES, Match, new_match
 from shared_rules.cards import CARD_SET
+from shared_rules.describe import describe
 
 
 def replay_document(stored: dict) -> dict:
     """The replay of a stored finished match (see ``SqlRoomStore.finished_match``)."""
     game = GAMES[stored["game"]]
+    names = [p["name"] for p in sorted(stored["players"], key=lambda p: p["seat"])]
     match = new_match(game.slug, stored["num_players"], stored["seed"])
     before = match.view(None)
-    steps = [_step(0, None, before)]
+    steps = [_step(0, None, before, describe(None, before, names))]
     for entry in stored["log"]:
         match = _apply(match, entry)
         after = match.view(None)
-        steps.append(_step(match.version, _shown_entry(entry, before, after), after))
+        lines = describe(before, after, names, entry["seat"], entry["move"])
+        steps.append(_step(match.version, _shown_entry(entry, before, after), after, lines))
         before = after
     return {
         "id": stored["id"], "game": game.slug, "title": game.title, "round": stored["round"],
@@ -43,9 +46,9 @@ def _apply(match: Match, entry: dict) -> Match:
     return match.apply(seat, move, *entry["args"])
 
 
-def _step(version: int, entry: dict | None, view: dict) -> dict:
+def _step(version: int, entry: dict | None, view: dict, lines: list[str]) -> dict:
     action = entry or {"seat": None, "move": None, "args": []}
-    return {"version": version, **action, "view": view}
+    return {"version": version, **action, "view": view, "log": lines}
 
 
 def _shown_entry(entry: dict, before: dict, after: dict) -> dict:

@@ -12,7 +12,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import story
 from .text import clean
 
 MAX_LINES = 200
@@ -25,8 +24,9 @@ class Line:
 
     text: str
     who: str | None = None
-    style: str = "info"  # info, error, chat, me, good
+    style: str = "info"  # info, error, chat, me, good, game
     at: float = field(default_factory=time.time)
+    log: tuple | None = None  # a game log line: (round, version), so a take-back can remove it
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class Model:
         self.my_seats: list[int] = []
         self.spectator = False
         self.left_game = False  # I gave up (or lost) my seat in this game: I watch it
+        self.game_log: list[tuple] = []  # (round, version, text) of the log lines shown
         self.states: dict[int | None, dict] = {}
         self.lines: deque[Line] = deque(maxlen=MAX_LINES)
         self.connected = False
@@ -187,22 +188,36 @@ class Model:
         if (held is not None and held.get("result") is None and isinstance(version, int)
                 and isinstance(held.get("version"), int) and version < held["version"]):
             return  # an older state that arrived late
-        if held is not None and seat == self._story_seat():
-            self._tell(held.get("view"), data["view"])
         self.states[seat] = data
+        if seat == self._story_seat():
+            self._take_log(data)
 
     def _story_seat(self) -> int | None:
-        """The one seat whose states tell the story (a hot-seat host gets one per seat)."""
+        """The one seat whose game log is shown (a hot-seat host gets one per seat)."""
         mine = [s for s in self.states if s is not None]
         return min(mine) if mine else None
 
-    def _teller_name(self, seat: Any) -> str:
-        return "You" if self.my_seats == [seat] else self.seat_name(seat)
-
-    def _tell(self, before: Any, after: dict) -> None:
-        if isinstance(before, dict):
-            for sentence in story.changes(self.game, before, after, self._teller_name):
-                self.note(sentence, "game")
+    def _take_log(self, data: dict) -> None:
+        """The game log lines the server wrote for this state: the whole log (after a join:
+        only the lines not shown yet are added), or new lines and lines taken back."""
+        round_ = data.get("round") if isinstance(data.get("round"), int) else 0
+        lines = [(round_, x["version"], clean(x["text"])) for x in _list(data.get("log"))
+                 if isinstance(x, dict) and isinstance(x.get("version"), int)
+                 and isinstance(x.get("text"), str)]
+        if data.get("log_full") is True:
+            gone = {key[:2] for key in self.game_log if key not in lines and key[0] == round_}
+            new = [key for key in lines if key not in self.game_log]
+            self.game_log = lines
+        else:
+            gone = {(round_, v) for v in _list(data.get("log_undone")) if isinstance(v, int)}
+            new = lines
+            self.game_log = [key for key in self.game_log if key[:2] not in gone] + new
+        if gone:
+            kept = [line for line in self.lines if line.log not in gone]
+            self.lines.clear()
+            self.lines.extend(kept)
+        for key in new:
+            self.lines.append(Line(key[2], None, "game", log=key[:2]))
 
     def on_chat(self, data: Any, quiet_errors: bool = False) -> None:
         if not isinstance(data, dict) or not isinstance(data.get("text"), str):
@@ -227,6 +242,10 @@ def _without_plain_slaps(choices: list[Choice]) -> list[Choice]:
     versioned one is fairer (a slap on a pile that is already gone counts as late)."""
     versioned = {c.seat for c in choices if c.move == "slap" and c.args}
     return [c for c in choices if not (c.move == "slap" and not c.args and c.seat in versioned)]
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
 
 
 def _text(data: Any, key: str) -> str:

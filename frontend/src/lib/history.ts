@@ -30,6 +30,8 @@ export interface ReplayStep {
   move: string | null;
   args: (string | number | null)[];
   view: View;
+  /** What happened at this step, in the server's words (the spectator's game log). */
+  log?: string[];
 }
 
 export interface Replay extends MatchSummary {

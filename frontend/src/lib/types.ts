@@ -89,6 +89,17 @@ export interface GameState {
   can_undo?: boolean;
   /** Which game of the room this is: a rematch starts the next round (and version 0 again). */
   round?: number;
+  /** The game log lines the server wrote for this seat: the new ones, or with `log_full` the
+   * whole log (the first state after a join, or a new game). */
+  log?: LogLine[];
+  log_full?: boolean;
+  /** Versions whose lines a take-back removed. */
+  log_undone?: number[];
+}
+
+export interface LogLine {
+  version: number;
+  text: string;
 }
 
 export interface ChatMessage {

@@ -45,19 +45,26 @@ describe("roomReducer", () => {
     expect(model.states["1"].version).toBe(2);
   });
 
-  it("writes the game log from the changes between states", () => {
+  it("keeps the game log the server writes: the whole log, new lines, lines taken back", () => {
     let model = joined();
     const empty = Array(9).fill(null);
-    model = reduce(model, { type: "state", state: ttt(0, empty, 0) });
-    model = reduce(model, { type: "state", state: ttt(1, ["X", ...empty.slice(1)], 1) });
+    const begins = { version: 0, text: "The game begins" };
+    const put = { version: 1, text: "Ada put X in the top left" };
+    model = reduce(model, { type: "state", state: { ...ttt(0, empty, 0), log: [begins], log_full: true } });
+    model = reduce(model, { type: "state", state: { ...ttt(1, ["X", ...empty.slice(1)], 1), log: [put] } });
     expect(model.log.map((e) => e.text)).toEqual(["The game begins", "Ada put X in the top left"]);
+    model = reduce(model, { type: "state", state: { ...ttt(2, empty, 0), log: [], log_undone: [1] } });
+    expect(model.log.map((e) => e.text)).toEqual(["The game begins"]);
+    // A reload: the whole log again replaces what was there.
+    model = reduce(model, { type: "state", state: { ...ttt(2, empty, 0), log: [begins, put], log_full: true } });
+    expect(model.log).toEqual([begins, put]);
   });
 
   it("starts afresh when a rematch begins a new round", () => {
     let model = joined();
     const empty = Array(9).fill(null);
     model = reduce(model, { type: "state", state: { ...ttt(9, empty, 0, { result: { winner: 0 } }), round: 1 } });
-    model = reduce(model, { type: "state", state: { ...ttt(0, empty, 0), round: 2 } });
+    model = reduce(model, { type: "state", state: { ...ttt(0, empty, 0), round: 2, log: [{ version: 0, text: "The game begins" }], log_full: true } });
     expect(model.states["1"].version).toBe(0);
     expect(model.states["1"].round).toBe(2);
     expect(model.log.map((e) => e.text)).toEqual(["The game begins"]);

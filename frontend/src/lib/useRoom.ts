@@ -2,16 +2,12 @@
 // and a log of the game, kept up to date by a RoomConnection.
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import { RoomConnection, type LinkStatus } from "./connection";
-import { describeChange } from "./describe";
-import type { Ack, ChatMessage, GameState, JoinAck, MySeats, Room } from "./types";
+import type { Ack, ChatMessage, GameState, JoinAck, LogLine, MySeats, Room } from "./types";
 
 export const SPECTATOR = "spectator";
 const MAX_LOG = 200;
 
-export interface LogEntry {
-  version: number;
-  text: string;
-}
+export type LogEntry = LogLine;
 
 export interface RoomModel {
   status: LinkStatus;
@@ -96,17 +92,19 @@ function withState(model: RoomModel, state: GameState): RoomModel {
   const previous = base.states[key];
   if (previous && isOlder(state, previous)) return model;
   const states = { ...base.states, [key]: state };
-  // The log follows one stream only (the first seat of this tab, or the spectator's view).
+  // The log follows one stream only (the first seat of this tab, or the spectator's view); its
+  // lines come written from the server, so a reload gets them all back.
   const logKey = base.mySeats.length ? String(Math.min(...base.mySeats)) : SPECTATOR;
-  let log = base.log;
-  if (key === logKey && base.room && (!previous || state.version > previous.version)) {
-    const names = base.room.seats.map((s) => s.name);
-    const lines = describeChange(previous?.view ?? null, state.view, names);
-    if (lines.length) {
-      log = [...log, ...lines.map((text) => ({ version: state.version, text }))].slice(-MAX_LOG);
-    }
-  }
-  return { ...base, states, log };
+  return key === logKey ? { ...base, states, log: withLog(base.log, state) } : { ...base, states };
+}
+
+/** The log after a state: replaced by a whole log, or less the lines taken back plus the new. */
+function withLog(log: LogEntry[], state: GameState): LogEntry[] {
+  const lines = Array.isArray(state.log) ? state.log : [];
+  if (state.log_full) return lines.slice(-MAX_LOG);
+  const undone = new Set(state.log_undone ?? []);
+  const kept = undone.size ? log.filter((line) => !undone.has(line.version)) : log;
+  return lines.length || undone.size ? [...kept, ...lines].slice(-MAX_LOG) : log;
 }
 
 export function roomReducer() {

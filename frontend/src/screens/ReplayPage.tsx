@@ -5,7 +5,6 @@ import { Poker99 } from "../games/Poker99";
 import { Slapjack } from "../games/Slapjack";
 import { TicTacToe } from "../games/TicTacToe";
 import type { BoardProps } from "../games/types";
-import { describeChange } from "../lib/describe";
 import { fetchReplay, fetchRoomMatches, resultText, seatsOf, type MatchSummary, type Replay } from "../lib/history";
 import { Link } from "../lib/router";
 
@@ -60,8 +59,7 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
   }, [playing, index, last]);
   const step = replay.steps[index];
   const seats = seatsOf(replay.players);
-  const names = replay.players.map((p) => p.name);
-  const lines = describeChange(index > 0 ? replay.steps[index - 1].view : null, step.view, names);
+  const lines = step.log ?? [];
   const Board = BOARDS[replay.game];
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "ArrowRight") go(index + 1);
