@@ -60,6 +60,14 @@ describe("roomReducer", () => {
     expect(model.log).toEqual([begins, put]);
   });
 
+  it("keeps the log of a state that came before the join's answer (a reload)", () => {
+    const begins = { version: 0, text: "The game begins" };
+    let model = reduce(initialModel, { type: "state", state: { ...ttt(0, Array(9).fill(null), 0), log: [begins], log_full: true } });
+    expect(model.log).toEqual([]);
+    model = reduce(model, { type: "joined", ack: { room: room({ game: "tic-tac-toe", status: "playing" }), seats: [1], my_seats: [1], spectator: false, chat: [] } });
+    expect(model.log).toEqual([begins]);
+  });
+
   it("starts afresh when a rematch begins a new round", () => {
     let model = joined();
     const empty = Array(9).fill(null);

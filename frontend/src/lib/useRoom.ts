@@ -20,7 +20,10 @@ export interface RoomModel {
   closesAt: number | null;
   states: Record<string, GameState>;
   chat: ChatMessage[];
+  /** The game log shown: the one of this tab's first seat, or the spectators'. */
   log: LogEntry[];
+  /** The game log of every seat this tab gets states for, by state key. */
+  logs: Record<string, LogEntry[]>;
   closed: string | null;
   fatal: { code: string; message: string } | null;
 }
@@ -45,6 +48,7 @@ export const initialModel: RoomModel = {
   states: {},
   chat: [],
   log: [],
+  logs: {},
   closed: null,
   fatal: null,
 };
@@ -61,7 +65,7 @@ function withSeats(model: RoomModel, seats: MySeats): RoomModel {
   const stale = (key: string) => key !== SPECTATOR && !mySeats.includes(Number(key));
   // States of seats no longer played here are dropped, so a lost seat is never drawn as ours.
   const states = Object.fromEntries(Object.entries(model.states).filter(([key]) => !stale(key)));
-  return { ...model, mySeats, spectator, leftGame: Boolean(seats.left_game), states };
+  return shownLog({ ...model, mySeats, spectator, leftGame: Boolean(seats.left_game), states });
 }
 
 function withRoom(model: RoomModel, room: Room): RoomModel {
@@ -72,7 +76,7 @@ function withRoom(model: RoomModel, room: Room): RoomModel {
   // Without round numbers, a game starting (start or rematch) is the only sign of a new game.
   const rounds = Object.values(model.states).some((s) => typeof s.round === "number");
   const newGame = room.status === "playing" && model.room !== null && model.room.status !== "playing";
-  return newGame && !rounds ? { ...next, states: {}, log: [] } : next;
+  return newGame && !rounds ? { ...next, states: {}, log: [], logs: {} } : next;
 }
 
 /** Orders states of a room: a later round first, then a later version. */
@@ -88,14 +92,20 @@ function withState(model: RoomModel, state: GameState): RoomModel {
   if (known.some((s) => (s.round ?? 0) > (state.round ?? 0))) return model;
   // A new round (a rematch): the previous game's states and log are gone.
   const fresh = known.some((s) => (s.round ?? 0) < (state.round ?? 0));
-  const base = fresh ? { ...model, states: {}, log: [] } : model;
+  const base = fresh ? { ...model, states: {}, log: [], logs: {} } : model;
   const previous = base.states[key];
   if (previous && isOlder(state, previous)) return model;
   const states = { ...base.states, [key]: state };
-  // The log follows one stream only (the first seat of this tab, or the spectator's view); its
-  // lines come written from the server, so a reload gets them all back.
-  const logKey = base.mySeats.length ? String(Math.min(...base.mySeats)) : SPECTATOR;
-  return key === logKey ? { ...base, states, log: withLog(base.log, state) } : { ...base, states };
+  // The lines come written from the server, so a reload gets them all back. Every stream is
+  // kept: the first state after a join comes before the answer that says which seats are ours.
+  const logs = { ...base.logs, [key]: withLog(base.logs[key] ?? [], state) };
+  return shownLog({ ...base, states, logs });
+}
+
+/** The log shown follows one stream: this tab's first seat, or the spectator's view. */
+function shownLog(model: RoomModel): RoomModel {
+  const key = model.mySeats.length ? String(Math.min(...model.mySeats)) : SPECTATOR;
+  return { ...model, log: model.logs[key] ?? [] };
 }
 
 /** The log after a state: replaced by a whole log, or less the lines taken back plus the new. */
