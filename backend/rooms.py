@@ -45,6 +45,7 @@ class Seat:
     level: str | None = None
     ready: bool = False
     left: bool = False
+    away: bool = False  # its player is away: a bot plays its turns after a short pause
 
 
 class Room:
@@ -71,6 +72,10 @@ class Room:
         self.told_status: str | None = None
         self.told_seats: dict[str, list[int]] = {}  # what each connection was told it plays
         self.closes_at: int | None = None  # the host is away: the room closes then (ms)
+        self.turn_seconds = 0  # the host's turn time (0: none)
+        self.turn_deadline: int | None = None  # when the turn being played runs out (ms)
+        self.timeouts: dict[int, int] = {}  # turns in a row each seat let run out
+        self.stand_ins: dict[int, str] = {}  # match version -> who acted for the seat's player
         self.game_log: GameLog | None = None
         self.log_news: dict[int | None, dict] = {}  # per reader: the log lines of this change
 

@@ -305,8 +305,8 @@ def read_match(match_id: str, conn: Connection) -> dict | None:
     moves = conn.execute(select(MOVES).where(MOVES.c.match_id == match_id)
                          .order_by(MOVES.c.version))
     return {**_match_summary(row), "seed": json.loads(row.seed),
-            "log": [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)}
-                    for m in moves]}
+            "log": [{"seat": m.seat, "move": m.move, "args": json.loads(m.args),
+                     **({"actor": m.actor} if m.actor else {})} for m in moves]}
 
 
 def list_matches(room_id: str, limit: int, conn: Connection) -> list[dict]:

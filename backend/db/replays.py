@@ -56,7 +56,8 @@ def _shown_entry(entry: dict, before: dict, after: dict) -> dict:
     visible = set(strings(before)) | set(strings(after))
     args = [None if isinstance(a, str) and a in CARD_SET and a not in visible else a
             for a in entry["args"]]
-    return {"seat": entry["seat"], "move": entry["move"], "args": args}
+    return {"seat": entry["seat"], "move": entry["move"], "args": args,
+            "actor": entry.get("actor") or "player"}
 
 
 def strings(value: Any) -> Iterator[str]:
