@@ -24,6 +24,7 @@ from .config import Config
 from .errors import LoungeError
 from .rooms import Lounge, Room, now_ms
 from .runtime import Runtime
+from .turns import TurnClock
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ class LoungeService:
         self.absences: dict[tuple[str, str], int] = {}
         self._absence_ids = count(1)
         self.bots = BotRunner(runtime, config, self.commit)
+        self.turns = TurnClock(runtime, config, self.commit)
 
     # -- saving, then telling ----------------------------------------------------------------
 
@@ -79,11 +81,15 @@ class LoungeService:
         committed) before anyone hears of it; if it cannot, the room goes back as it was and
         the error reaches the caller instead. The states are prepared while the change is
         being committed, and sent only once it is."""
+        self.turns.arm(room)  # the turn clock's deadline is saved with the change
         saved = self.store.start_save(room)
         moved = room.mark() != room.told_mark
         if moved:
             room.update_log()
-        deliveries = room.deliveries() if moved else []
+        else:
+            room.log_news = {}  # states sent again for a new clock carry no log lines
+        clock = room.turn_deadline != room.told_deadline
+        deliveries = room.deliveries() if moved or clock else []
         try:
             saved()
         except LoungeError:
@@ -98,7 +104,9 @@ class LoungeService:
         if not seats_changed and room.status != room.told_status:
             self.notifier.broadcast(room, "room", room.summary())
         room.told_mark, room.told_status = room.mark(), room.status
+        room.told_deadline = room.turn_deadline
         self.bots.schedule(room)
+        self.turns.schedule(room)
 
     def send_states(self, room: Room, conn: str) -> None:
         """One connection's own states (after it joined), each with its whole game log."""
@@ -234,8 +242,10 @@ class LoungeService:
         """A move for one of your seats."""
         room = self.room(caller)
         with room.lock:
+            away = [seat.away for seat in room.seats]
             version = room.move(caller.user_id, data["move"], data["args"], data["seat"])
-            self.commit(room)
+            # A move of a player who was away ends it: everyone sees they are back.
+            self.commit(room, seats_changed=[seat.away for seat in room.seats] != away)
         return {"version": version}
 
     def undo(self, caller: Caller, data: dict) -> dict:
@@ -245,6 +255,23 @@ class LoungeService:
             version = room.undo(caller.user_id, data["seat"])
             self.commit(room)
         return {"version": version}
+
+    # -- turn clocks and stand-ins -----------------------------------------------------------
+
+    def set_turn_time(self, caller: Caller, data: dict) -> None:
+        """Host only: the turn time (0: none); a turn being played starts its clock again."""
+        choices = self.config.turn_times
+        self._change(caller, lambda room: room.set_turn_time(caller.user_id, data["seconds"],
+                                                             choices))
+
+    def back(self, caller: Caller, data: dict) -> None:
+        """"I'm back": your seats are no longer away, so no bot plays for you."""
+        self._change(caller, lambda room: room.back(caller.user_id))
+
+    def stand_in(self, caller: Caller, data: dict) -> None:
+        """Host only: a bot plays an away or disconnected player's turns until they are
+        back."""
+        self._change(caller, lambda room: room.hand_to_bot(caller.user_id, data["seat"]))
 
     def debug_match(self, caller: Caller, data: dict) -> dict:
         """The full match, seed and log included (tests only: the API asks for it)."""
@@ -275,7 +302,10 @@ class LoungeService:
                                if s.kind == "human" and not s.left and s.user_id}
         for user_id in users:
             self.start_grace(room, user_id)
+        self.turns.keep(room)
+        room.told_deadline = room.turn_deadline
         self.bots.schedule(room)
+        self.turns.schedule(room)
 
     def recover(self) -> list[Room]:
         """After a start on a durable store: every room back from the database, each
@@ -320,4 +350,4 @@ class LoungeService:
 #: Every operation a connection's event may ask for, by event name.
 OPERATIONS = {name: name for name in (
     "join", "leave", "chat", "ready", "add_bot", "add_local", "remove_seat", "start", "rematch",
-    "move", "undo", "disconnect", "debug_match")}
+    "move", "undo", "set_turn_time", "back", "stand_in", "disconnect", "debug_match")}

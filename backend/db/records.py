@@ -64,6 +64,8 @@ class Saved:
         room.seats = [Seat(*record) for record in self.seats]
         room.match = self.match
         room.bots = dict(self.bots)
+        version = -1 if self.match is None else self.match.version
+        room.stand_ins = {v: why for v, why in room.stand_ins.items() if v <= version}
 
 
 def dumps(value: Any) -> str:

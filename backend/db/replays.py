@@ -15,6 +15,8 @@ from shared_rules import GAMES, Match, new_match
 from shared_rules.cards import CARD_SET
 from shared_rules.describe import describe
 
+from ..gamelog import stand_in_line
+
 
 def replay_document(stored: dict) -> dict:
     """The replay of a stored finished match (see ``SqlRoomStore.finished_match``)."""
@@ -26,7 +28,8 @@ def replay_document(stored: dict) -> dict:
     for entry in stored["log"]:
         match = _apply(match, entry)
         after = match.view(None)
-        lines = describe(before, after, names, entry["seat"], entry["move"])
+        lines = stand_in_line(entry.get("actor"), names, entry["seat"]) + describe(
+            before, after, names, entry["seat"], entry["move"])
         steps.append(_step(match.version, _shown_entry(entry, before, after), after, lines))
         before = after
     return {
