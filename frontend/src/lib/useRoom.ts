@@ -18,6 +18,8 @@ export interface RoomModel {
   leftGame: boolean;
   /** The host is away: when the room closes unless they come back (this browser's clock). */
   closesAt: number | null;
+  /** The clock of the turn being played (this browser's clock), the same for everyone. */
+  clock: { seat: number; endsAt: number; away: boolean } | null;
   states: Record<string, GameState>;
   chat: ChatMessage[];
   /** The game log shown: the one of this tab's first seat, or the spectators'. */
@@ -45,6 +47,7 @@ export const initialModel: RoomModel = {
   spectator: false,
   leftGame: false,
   closesAt: null,
+  clock: null,
   states: {},
   chat: [],
   log: [],
@@ -99,7 +102,9 @@ function withState(model: RoomModel, state: GameState): RoomModel {
   // The lines come written from the server, so a reload gets them all back. Every stream is
   // kept: the first state after a join comes before the answer that says which seats are ours.
   const logs = { ...base.logs, [key]: withLog(base.logs[key] ?? [], state) };
-  return shownLog({ ...base, states, logs });
+  const timer = state.turn_timer;
+  const clock = timer ? { seat: timer.seat, endsAt: Date.now() + timer.ms_left, away: timer.away } : null;
+  return shownLog({ ...base, states, logs, clock: state.turn_timer === undefined ? base.clock : clock });
 }
 
 /** The log shown follows one stream: this tab's first seat, or the spectator's view. */

@@ -4,8 +4,10 @@ import { forgetIdentity, getIdentity, getName, saveName, validName, type Identit
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
+import { useGames } from "../lib/useGames";
 import { useRoom } from "../lib/useRoom";
 import type { Room } from "../lib/types";
+import { useSecondsLeft } from "../lib/useCountdown";
 import { useTitle } from "../lib/useTitle";
 import { GameView } from "./GameView";
 import { Lobby } from "./Lobby";
@@ -43,18 +45,6 @@ function AskName({ code, onDone }: { code: string; onDone: (name: string, specta
       </form>
     </main>
   );
-}
-
-/** Seconds left until `at` (this browser's clock), ticking down while shown. */
-function useSecondsLeft(at: number | null): number | null {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    if (at === null) return undefined;
-    setNow(Date.now());
-    const timer = window.setInterval(() => setNow(Date.now()), 250);
-    return () => window.clearInterval(timer);
-  }, [at]);
-  return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** What the guests see while the host is away: who, and when the room closes. */
@@ -110,6 +100,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   }, []);
   useEffect(loadIdentity, [loadIdentity]);
 
+  const games = useGames();
   const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false, entry !== null);
   useTitle(hidden ? null : model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
   const { room: joined } = model;
@@ -171,6 +162,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   }
 
   const { room } = model;
+  const turnTimes = games.data?.turn_times ?? [];
   const banner = model.status === "reconnecting" && (
     <div className="banner banner-warn" role="status" data-testid="reconnecting">
       <span className="spinner" aria-hidden="true" /> Connection lost: reconnecting…
@@ -196,12 +188,12 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
         {room.status === "waiting" ? (
           <div className="room-layout">
             <Lobby room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-              send={actions.send} onLeave={() => void leave()} />
+              turnTimes={turnTimes} send={actions.send} onLeave={() => void leave()} />
             {chat}
           </div>
         ) : (
           <GameView room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-            leftGame={model.leftGame} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
+            leftGame={model.leftGame} clock={model.clock} turnTimes={turnTimes} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
         )}
       </main>
     </>
