@@ -87,6 +87,7 @@ class App:
         self.exit_code: int | None = None
         self.farewell = ""
         self.dirty = True
+        self.tick = 0  # the second a countdown was last drawn
         self.cleared = False
         self.color = self.out.isatty() and os.environ.get("TERM") != "dumb" \
             and "NO_COLOR" not in os.environ
@@ -120,6 +121,9 @@ class App:
             if self.exit_code is not None:
                 break
             self._check_join_timeout()
+            if self.model.ticking() and int(time.monotonic()) != self.tick:
+                self.tick = int(time.monotonic())  # a countdown on screen: once a second
+                self.dirty = True
             if self.dirty:
                 self.draw()
             keys = keyboard.read(TICK)

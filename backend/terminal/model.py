@@ -48,6 +48,8 @@ class Model:
         self.spectator = False
         self.left_game = False  # I gave up (or lost) my seat in this game: I watch it
         self.game_log: list[tuple] = []  # (round, version, text) of the log lines shown
+        self.clock: tuple[int, float, bool] | None = None  # (seat, monotonic end, away)
+        self.closes_at: float | None = None  # the host is away: the room closes then
         self.states: dict[int | None, dict] = {}
         self.lines: deque[Line] = deque(maxlen=MAX_LINES)
         self.connected = False
@@ -121,10 +123,30 @@ class Model:
         before = self.status if self.room else None
         people = self._people()
         self.room = data
+        self._host_away(data.get("closes_in_ms"))
         if before is not None:
             self._tell_people(people, self._people())
             if before != self.status:
                 self._status_changed(before)
+
+    def _host_away(self, left_ms: Any) -> None:
+        """The host lost their connection: say when the room closes (the host is not told)."""
+        if not _int(left_ms) or self.is_host:
+            self.closes_at = None
+            return
+        first = self.closes_at is None
+        self.closes_at = time.monotonic() + left_ms / 1000
+        if first:
+            self.note(f"{self.seat_name(0)} lost connection; the room closes in "
+                      f"{max(0, round(left_ms / 1000))} s unless they come back", "error")
+
+    def seconds_left(self, end: float | None) -> int | None:
+        """Whole seconds until a monotonic moment (None without one)."""
+        return None if end is None else max(0, int(end - time.monotonic() + 0.999))
+
+    def ticking(self) -> bool:
+        """Whether a countdown is on screen (the screen is then redrawn every second)."""
+        return self.clock is not None or self.closes_at is not None
 
     def on_seats(self, data: Any) -> None:
         """The seats the server says this connection plays (the ``seats`` event, and the
@@ -189,6 +211,16 @@ class Model:
                 and isinstance(held.get("version"), int) and version < held["version"]):
             return  # an older state that arrived late
         self.states[seat] = data
+        timer = data.get("turn_timer")
+        if isinstance(timer, dict) and _int(timer.get("seat")) and _int(timer.get("ms_left")):
+            was_away = self.clock is not None and self.clock[2]
+            self.clock = (timer["seat"], time.monotonic() + timer["ms_left"] / 1000,
+                          timer.get("away") is True)
+            if self.clock[2] and not was_away and timer["seat"] in self.my_seats:
+                self.note("You are away: a bot plays your turns. Type /back when you are back.",
+                          "error")
+        elif "turn_timer" in data:
+            self.clock = None
         if seat == self._story_seat():
             self._take_log(data)
 
@@ -242,6 +274,10 @@ def _without_plain_slaps(choices: list[Choice]) -> list[Choice]:
     versioned one is fairer (a slap on a pile that is already gone counts as late)."""
     versioned = {c.seat for c in choices if c.move == "slap" and c.args}
     return [c for c in choices if not (c.move == "slap" and not c.args and c.seat in versioned)]
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _list(value: Any) -> list:

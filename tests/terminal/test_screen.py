@@ -295,3 +295,30 @@ def test_my_seats_come_from_the_server_never_from_the_seat_list():
     assert any("You left this game: you are watching" in line.text for line in model.lines)
     model.on_room(room("tic-tac-toe", 2))  # my seat listed, not left: still not mine
     assert model.my_seats == [] and model.spectator
+
+
+def test_the_turn_clock_the_host_grace_and_the_new_commands():
+    """Issue 13 in the terminal: the acting seat's clock, a player away, the host's grace
+    countdown, and /back, /turntime, /standin."""
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    model = model_for(match, 1)
+    timer = {"seat": 0, "ends_at": 1, "ms_left": 27_400, "away": False}
+    model.on_state(state(match, 1) | {"turn_timer": timer})
+    assert "Ada's turn  (0:28 left)" in text_of(model)
+    model.on_state(state(match, 1) | {"turn_timer": {**timer, "ms_left": 2_000, "away": True}})
+    assert "(away: a bot plays in 2 s)" in text_of(model)
+    model.on_state(state(match, 1) | {"turn_timer": None})
+    assert "left)" not in text_of(model) and not model.ticking()
+
+    away = room("tic-tac-toe", 2, mine=1) | {"closes_in_ms": 17_000}
+    model.on_room(away)
+    said = "Ada lost connection; the room closes in 17 s unless they come back"
+    assert said in [line.text for line in model.lines] and model.ticking()
+    model.on_room(room("tic-tac-toe", 2, mine=1) | {"closes_in_ms": None})
+    assert model.closes_at is None
+
+    assert commands.parse("/back", model).event == "back"
+    assert commands.parse("/turntime 60", model).payload == {"seconds": 60}
+    assert commands.parse("/turntime off", model).payload == {"seconds": 0}
+    assert commands.parse("/turntime soon", model).kind == "note"
+    assert commands.parse("/standin 1", model).payload == {"seat": 1}

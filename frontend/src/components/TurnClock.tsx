@@ -8,7 +8,7 @@ export function ClockPill({ clock }: { clock: SeatClock }): ReactElement {
   return (
     <span className={`pill turn-clock ${left <= 10 ? "is-short" : ""}`} data-testid="seat-clock"
       aria-label={clock.away ? `Away: a bot plays in ${left} seconds` : `${left} seconds left`}>
-      {clock.away ? `Bot plays in ${left} s` : `⏱ ${clockText(left)}`}
+      {clock.away ? `Bot plays in ${left} s` : `${clockText(left)} left`}
     </span>
   );
 }
