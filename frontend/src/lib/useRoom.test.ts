@@ -81,6 +81,21 @@ describe("roomReducer", () => {
     expect(late).toBe(model);
   });
 
+  it("counts down from what the server says is left, on this browser's clock", () => {
+    const before = Date.now();
+    let model = joined();
+    model = reduce(model, { type: "room", room: room({ closes_in_ms: 17_000, closes_at: 1 }) });
+    expect(model.closesAt).toBeGreaterThanOrEqual(before + 17_000);
+    model = reduce(model, { type: "room", room: room({ closes_in_ms: null, closes_at: null }) });
+    expect(model.closesAt).toBeNull();
+    const timer = { seat: 0, ends_at: 1, ms_left: 30_000, away: false };
+    model = reduce(model, { type: "state", state: { ...ttt(0, Array(9).fill(null), 0), turn_timer: timer } });
+    expect(model.clock?.seat).toBe(0);
+    expect(model.clock?.endsAt).toBeGreaterThanOrEqual(before + 30_000);
+    model = reduce(model, { type: "state", state: { ...ttt(1, Array(9).fill(null), 1), turn_timer: null } });
+    expect(model.clock).toBeNull();
+  });
+
   it("adds chat once, and remembers a closed room", () => {
     let model = joined();
     const message = { id: 3, user_id: "u0", name: "Ada", text: "<b>hi</b>", ts: 1 };
