@@ -84,7 +84,10 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
         <span>Step {index} of {last}</span>
         <input type="range" min={0} max={last} value={index} onChange={(e) => go(Number(e.target.value))} />
       </label>
-      <p aria-live="polite" data-testid="replay-step">{lines.join(". ") || (index === 0 ? "The deal" : "…")}</p>
+      <p aria-live="polite" data-testid="replay-step">
+        {lines.join(". ") || (index === 0 ? "The deal" : "…")}
+        {step.actor && step.actor !== "player" && <span className="pill pill-bot stand-in-tag">Played by a bot standing in</span>}
+      </p>
       <div className="replay-board" data-testid="replay-board">
         <ErrorBoundary message="This step cannot be drawn." resetKey={index}>
           {Board ? (
