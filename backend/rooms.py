@@ -429,7 +429,7 @@ class Room:
     # -- turn timers and stand-ins ------------------------------------------------------------
 
     def set_turn_time(self, user_id: str, seconds: int, choices: tuple[int, ...]) -> None:
-        """The host sets the turn time (0: none); it applies from the next turn."""
+        """The host sets the turn time (0: none); a turn being played starts its clock again."""
         self._check_host(user_id)
         if seconds != 0 and seconds not in choices:
             allowed = ", ".join(f"{c} s" for c in choices)

@@ -92,8 +92,9 @@ class LoungeService:
         deliveries = room.deliveries() if moved or clock else []
         try:
             saved()
-        except LoungeError:
-            room.game_log = None  # the room went back as it was saved: the log is rewritten
+        except LoungeError:  # the room went back as it was saved: so do its log and clock
+            room.game_log = None
+            room.turn_armed = room.turn_key()
             raise
         if seats_changed:  # the seats first: the states may be about seats just changed
             self.notifier.broadcast(room, "room", room.summary())
