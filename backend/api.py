@@ -61,11 +61,12 @@ def create_session() -> ResponseReturnValue:
 
 @api.get("/games")
 def list_games() -> ResponseReturnValue:
-    """Every game with its rules text, and the bot levels."""
+    """Every game with its rules text, the bot levels and the turn times a host may set."""
     games = [{"slug": g.slug, "title": g.title, "min_players": g.min_players,
               "max_players": g.max_players, "rules": g.rules, "undoable": g.undoable}
              for g in GAMES.values()]
-    return jsonify({"games": games, "bot_levels": list(LEVELS)})
+    turn_times = list(lounge_context().config.turn_times)
+    return jsonify({"games": games, "bot_levels": list(LEVELS), "turn_times": turn_times})
 
 
 @api.post("/rooms")

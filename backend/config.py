@@ -33,6 +33,8 @@ class Config:
     BOT_DELAY_SECONDS: float = 0.6
     BOT_SLAP_DELAY_SECONDS: float = 0.5
     BOT_HARD_SECONDS: float = 1.0
+    TURN_TIMES: tuple[str, ...] = ("30", "60", "120")  # the turn times a host may choose (s)
+    AWAY_PAUSE_SECONDS: float = 3.0  # a player away: a bot plays their turn after this
     ASYNC_MODE: str = "eventlet"
     FRONTEND_DIST: str = str(REPO_ROOT / "frontend" / "dist")
     MAX_MESSAGE_BYTES: int = 32 * 1024
@@ -79,6 +81,15 @@ class Config:
                      "MAX_BOT_SEARCHES_PER_USER", "MAX_BOT_SEARCHES"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
+        if self.AWAY_PAUSE_SECONDS < 0:
+            raise ValueError("AWAY_PAUSE_SECONDS cannot be negative")
+        try:
+            times = self.turn_times
+        except ValueError:
+            times = ()
+        if not times or any(t <= 0 for t in times):
+            raise ValueError("TURN_TIMES must be whole numbers of seconds, each above 0, "
+                             "separated by commas")
         if self.HOUSEKEEPING_SECONDS <= 0:
             raise ValueError("HOUSEKEEPING_SECONDS must be positive")
         for address in self.FORWARDED_ALLOW_IPS:
@@ -105,6 +116,11 @@ class Config:
                              "postgresql:// URL")
         if not all(c.isalnum() or c in "-_" for c in self.CLUSTER_NAME):
             raise ValueError("CLUSTER_NAME may hold only letters, digits, - and _")
+
+    @property
+    def turn_times(self) -> tuple[int, ...]:
+        """The turn times a host may choose, in seconds."""
+        return tuple(int(t) for t in self.TURN_TIMES)
 
     @property
     def clustered(self) -> bool:

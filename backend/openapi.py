@@ -66,7 +66,8 @@ def openapi_document() -> dict:
         "/api/games": {"get": {"summary": "The games and bot levels", "responses": {
             "200": _json({"type": "object", "properties": {
                 "games": {"type": "array", "items": _ref("Game")},
-                "bot_levels": {"type": "array", "items": {"type": "string"}}}}, "The games")}}},
+                "bot_levels": {"type": "array", "items": {"type": "string"}},
+                "turn_times": {"type": "array", "items": {"type": "integer"}}}}, "The games")}}},
         "/api/rooms": {
             "get": {"summary": "Public rooms waiting for players", "responses": {
                 "200": _json({"type": "object", "properties": {

@@ -18,6 +18,7 @@ from shared_rules.bots import LEVELS, make_bot
 from shared_rules.engine import Game
 
 from .errors import LoungeError
+from .gamelog import GameLog
 from .store import RoomStore
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -46,6 +47,7 @@ class Seat:
     level: str | None = None
     ready: bool = False
     left: bool = False
+    away: bool = False  # its player is away: a bot plays its turns after a short pause
 
 
 class Room:
@@ -71,6 +73,16 @@ class Room:
         self.lock = threading.RLock()
         self.told_mark: tuple[int, int] | None = None  # what the service last told of the table
         self.told_status: str | None = None
+        self.told_deadline: int | None = None
+        self.told_seats: dict[str, list[int]] = {}  # what each connection was told it plays
+        self.closes_at: int | None = None  # the host is away: the room closes then (ms)
+        self.turn_seconds = 0  # the host's turn time (0: none)
+        self.turn_deadline: int | None = None  # when the turn being played runs out (ms)
+        self.timeouts: dict[int, int] = {}  # turns in a row each seat let run out
+        self.turn_armed: tuple | None = None  # the turn_key the clock was last set for
+        self.stand_ins: dict[int, str] = {}  # match version -> who acted for the seat's player
+        self.game_log: GameLog | None = None
+        self.log_news: dict[int | None, dict] = {}  # per reader: the log lines of this change
 
     @property
     def host(self) -> str:
@@ -83,6 +95,25 @@ class Room:
         """The seats this user plays (their own and the local ones they added), not left."""
         return [i for i, s in enumerate(self.seats)
                 if s.user_id == user_id and s.kind != "bot" and not s.left]
+
+    def left_game(self, user_id: str) -> bool:
+        """Whether the user held a seat in this game and gave it up (left, or lost it)."""
+        return any(s.user_id == user_id and s.kind == "human" and s.left for s in self.seats)
+
+    def seats_message(self, conn: str) -> dict:
+        """What a connection is told of its own seats (the ``seats`` event, and ``join``)."""
+        user_id = self.connections.get(conn, "")
+        seats = self.seats_of(user_id)
+        self.told_seats[conn] = seats
+        return {"my_seats": seats, "spectator": not seats, "left_game": self.left_game(user_id)}
+
+    def seat_changes(self) -> list[tuple[str, dict]]:
+        """(connection, seats message) for every connection whose seats changed since it was
+        last told; forgets connections that are gone."""
+        for conn in [c for c in self.told_seats if c not in self.connections]:
+            del self.told_seats[conn]
+        return [(conn, self.seats_message(conn)) for conn, user_id in self.connections.items()
+                if self.told_seats.get(conn) != self.seats_of(user_id)]
 
     def connections_of(self, user_id: str) -> list[str]:
         """The user's connections in this room."""
@@ -124,6 +155,10 @@ class Room:
             "seats": [self._seat_summary(i, s) for i, s in enumerate(self.seats)],
             "spectators": len(self.spectators), "created": self.created, "round": self.round,
             "removed": [{"user_id": u, "name": n} for u, n in self.removed.items()],
+            "turn_seconds": self.turn_seconds,
+            # A count as well as the time: the client's clock need not agree with ours.
+            "closes_at": self.closes_at,
+            "closes_in_ms": None if self.closes_at is None else max(0, self.closes_at - now_ms()),
         }
 
     def _seat_summary(self, index: int, seat: Seat) -> dict:
@@ -131,19 +166,62 @@ class Room:
         ready = seat.ready or seat.kind != "human" or seat.user_id == self.host
         return {"seat": index, "name": seat.name, "kind": seat.kind, "user_id": seat.user_id,
                 "level": seat.level, "connected": connected and not seat.left,
-                "ready": ready, "left": seat.left}
+                "ready": ready, "left": seat.left, "away": seat.away}
 
-    def state(self, seat: int | None) -> dict:
-        """The state message for one seat (None: the spectator view)."""
+    def state(self, seat: int | None, full_log: bool = False) -> dict:
+        """The state message for one seat (None: the spectator view), with the log lines of
+        the latest change (``full_log``: the whole log, for a connection that just joined)."""
         m = self.match
         if m is None:
             raise LoungeError("bad_state", "No game has started in this room")
+        if full_log:
+            log = self.ensure_log().full(seat)
+        else:
+            log = self.log_news.get(seat) or {"log": [], "log_undone": []}
         return {"round": self.round, "seat": seat, "view": m.view(seat),
                 "legal_moves": m.legal_moves(seat), "active_seats": m.active_seats,
                 "result": m.result, "version": m.version,
-                "can_undo": seat is not None and m.can_undo(seat)}
+                "can_undo": seat is not None and m.can_undo(seat),
+                "turn_timer": self.turn_timer(), **log}
 
-    def deliveries(self, only: str | None = None) -> list[tuple[str, dict]]:
+    def turn_timer(self) -> dict | None:
+        """The running turn's clock, for the clients to draw: whose turn, when it runs out
+        (server time, and milliseconds left now, as clocks differ), and whether a bot will
+        then play for a player who is away."""
+        seat = self.timed_seat()
+        if seat is None or self.turn_deadline is None:
+            return None
+        return {"seat": seat, "ends_at": self.turn_deadline,
+                "ms_left": max(0, self.turn_deadline - now_ms()), "away": self.seats[seat].away}
+
+    def names(self) -> list[str]:
+        """The seats' names, in seat order."""
+        return [s.name for s in self.seats]
+
+    def ensure_log(self) -> GameLog:
+        """The game log, written up to the match (from its start after a restart)."""
+        log = self.game_log
+        if log is None or not log.follows(self.round, self.match):
+            log = self.game_log = GameLog(self.round, self.match, self.names(), self.stand_ins)
+        elif log.match is not self.match:
+            log.advance(self.match, self.names(), self.stand_ins)
+        return log
+
+    def update_log(self) -> None:
+        """Write the log up to the match; what each reader is told of it goes in
+        ``log_news`` (the new lines, or the whole log of a new game)."""
+        if self.match is None:
+            self.game_log, self.log_news = None, {}
+            return
+        log = self.game_log
+        if log is not None and log.follows(self.round, self.match):
+            self.log_news = log.advance(self.match, self.names(), self.stand_ins)
+            return
+        log = self.game_log = GameLog(self.round, self.match, self.names(), self.stand_ins)
+        self.log_news = {reader: log.full(reader) for reader in log.readers}
+
+    def deliveries(self, only: str | None = None, full_log: bool = False
+                   ) -> list[tuple[str, dict]]:
         """(connection, state) pairs: every connection gets exactly its seats' states, or the
         spectator view. ``only`` limits it to one connection."""
         if self.match is None:
@@ -156,7 +234,7 @@ class Room:
             seats: list[int | None] = list(self.seats_of(user_id)) or [None]
             for seat in seats:
                 if seat not in cache:
-                    cache[seat] = self.state(seat)
+                    cache[seat] = self.state(seat, full_log)
                 out.append((conn, cache[seat]))
         return out
 
@@ -325,6 +403,9 @@ class Room:
     def _begin(self, seed: int | str | None) -> None:
         self.match = new_match(self.game.slug, len(self.seats), seed)
         self.round += 1
+        self.stand_ins, self.timeouts = {}, {}
+        for seat in self.seats:
+            seat.away = False
         self.bots = {i: make_bot(self.game.slug, s.level, secrets.randbits(32),
                                  seconds=self.hard_seconds)
                      for i, s in enumerate(self.seats) if s.kind == "bot"}
@@ -336,7 +417,10 @@ class Room:
     def move(self, user_id: str, move: str, args: list, seat: int | None = None) -> int:
         """Apply a move for one of the user's seats; the new version."""
         index = self._acting_seat(user_id, seat)
-        return self.apply_seat(index, move, args)
+        version = self.apply_seat(index, move, args)
+        self.timeouts.pop(index, None)  # the player is here: any move of theirs ends "away"
+        self.seats[index].away = False
+        return version
 
     def apply_seat(self, seat: int, move: str, args: list) -> int:
         """Apply a move for a seat (a checked user's, or a bot's); the new version."""
@@ -373,6 +457,88 @@ class Room:
         if len(able) == 1:
             return able[0]
         raise LoungeError("bad_request", "You play several seats: say which one with \"seat\"")
+
+    # -- turn timers and stand-ins ------------------------------------------------------------
+
+    def set_turn_time(self, user_id: str, seconds: int, choices: tuple[int, ...]) -> None:
+        """The host sets the turn time (0: none); a turn being played starts its clock again."""
+        self._check_host(user_id)
+        if seconds != 0 and seconds not in choices:
+            allowed = ", ".join(f"{c} s" for c in choices)
+            raise LoungeError("bad_request", f"The turn time can be {allowed}, or off")
+        self.turn_seconds = seconds
+
+    def timed_seat(self) -> int | None:
+        """The seat whose turn runs against a clock now: a player's (not a bot's) turn, with a
+        turn time set or the player away. Slaps are never timed: only the turn itself."""
+        m = self.match
+        if m is None or self.status != PLAYING or m.result is not None:
+            return None
+        seat = m.ctx["current"]
+        if seat is None or seat in m.ctx["left"] or seat in self.bots:
+            return None
+        info = self.seats[seat]
+        if info.kind == "bot" or info.left or not (self.turn_seconds or info.away):
+            return None
+        return seat if self.turn_moves(seat) else None
+
+    def turn_moves(self, seat: int) -> list[dict]:
+        """The seat's legal moves that are its turn (not moves any seat may make, as slaps)."""
+        moves = self.game.moves
+        return [m for m in self.match.legal_moves(seat) if not moves[m["move"]].anyone]
+
+    def turn_key(self) -> tuple | None:
+        """What the turn clock is running for: the table's mark, the seat, and its away mark.
+        The clock is set again only when this changes."""
+        seat = self.timed_seat()
+        return None if seat is None else (self.mark(), seat, self.seats[seat].away,
+                                          self.turn_seconds)
+
+    def arm_turn(self, turn_seconds: float, away_seconds: float, key: tuple | None) -> None:
+        """Set the clock of the turn ``key`` names (None: no clock)."""
+        if key is None:
+            self.turn_deadline = None
+            return
+        seconds = away_seconds if key[2] else turn_seconds
+        self.turn_deadline = now_ms() + int(seconds * 1000)
+
+    def back(self, user_id: str) -> None:
+        """The player is back: their seats are no longer away."""
+        own = self.seats_of(user_id)
+        if not own:
+            raise LoungeError("forbidden", "Only players with a seat can be back")
+        for seat in own:
+            self.seats[seat].away = False
+            self.timeouts.pop(seat, None)
+
+    def hand_to_bot(self, user_id: str, seat: int) -> None:
+        """The host hands an away or disconnected player's seat to a bot, until they are
+        back."""
+        self._check_host(user_id)
+        self._check_status(PLAYING, "Seats can only be handed to a bot during a game")
+        if not 0 <= seat < len(self.seats):
+            raise LoungeError("not_found", f"There is no seat {seat}")
+        info = self.seats[seat]
+        if info.kind == "bot" or info.left:
+            raise LoungeError("bad_state", f"{info.name} has no player to stand in for")
+        if not info.away and self.is_connected(info.user_id):
+            raise LoungeError("bad_state", f"{info.name} is here: only a player who is away "
+                                           "or disconnected can be handed to a bot")
+        info.away = True
+
+    def stand_in(self, seat: int, move: str, args: list) -> bool:
+        """A bot plays the seat's turn for its player (the time ran out, or they are away);
+        True when that made the seat away (its second timeout in a row)."""
+        away = self.seats[seat].away
+        self.apply_seat(seat, move, args)
+        self.stand_ins[self.match.version] = "away" if away else "timeout"
+        if away:
+            return False
+        self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
+        if self.timeouts[seat] >= 2:
+            self.seats[seat].away = True
+            return True
+        return False
 
     def _after_change(self) -> None:
         if self.status == PLAYING and self.match is not None and self.match.result is not None:

@@ -123,6 +123,10 @@ class MoveSchema(Schema):
     seat = StrictInt(load_default=None, validate=validate.Range(min=0, max=63))
 
 
+class TurnTimeSchema(Schema):
+    seconds = StrictInt(required=True, validate=validate.Range(min=0, max=3600))
+
+
 class UndoSchema(Schema):
     seat = StrictInt(load_default=None, validate=validate.Range(min=0, max=63))
 
@@ -140,5 +144,8 @@ SOCKET_SCHEMAS: dict[str, Schema] = {
     "rematch": EmptySchema(),
     "move": MoveSchema(),
     "undo": UndoSchema(),
+    "set_turn_time": TurnTimeSchema(),
+    "back": EmptySchema(),
+    "stand_in": SeatSchema(),
 }
 CREATE_ROOM = CreateRoomSchema()

@@ -22,8 +22,9 @@ from typing import Protocol
 from .bots import BotRunner
 from .config import Config
 from .errors import LoungeError
-from .rooms import Lounge, Room
+from .rooms import Lounge, Room, now_ms
 from .runtime import Runtime
+from .turns import TurnClock
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ class LoungeService:
         self.absences: dict[tuple[str, str], int] = {}
         self._absence_ids = count(1)
         self.bots = BotRunner(runtime, config, self.commit)
+        self.turns = TurnClock(runtime, config, self.commit)
 
     # -- saving, then telling ----------------------------------------------------------------
 
@@ -79,22 +81,37 @@ class LoungeService:
         committed) before anyone hears of it; if it cannot, the room goes back as it was and
         the error reaches the caller instead. The states are prepared while the change is
         being committed, and sent only once it is."""
+        self.turns.arm(room)  # the turn clock's deadline is saved with the change
         saved = self.store.start_save(room)
         moved = room.mark() != room.told_mark
-        deliveries = room.deliveries() if moved else []
-        saved()
+        if moved:
+            room.update_log()
+        else:
+            room.log_news = {}  # states sent again for a new clock carry no log lines
+        clock = room.turn_deadline != room.told_deadline
+        deliveries = room.deliveries() if moved or clock else []
+        try:
+            saved()
+        except LoungeError:  # the room went back as it was saved: so do its log and clock
+            room.game_log = None
+            room.turn_armed = room.turn_key()
+            raise
         if seats_changed:  # the seats first: the states may be about seats just changed
             self.notifier.broadcast(room, "room", room.summary())
+            for conn, seats in room.seat_changes():
+                self.notifier.send(conn, "seats", seats)
         for conn, state in deliveries:
             self.notifier.send(conn, "state", state)
         if not seats_changed and room.status != room.told_status:
             self.notifier.broadcast(room, "room", room.summary())
         room.told_mark, room.told_status = room.mark(), room.status
+        room.told_deadline = room.turn_deadline
         self.bots.schedule(room)
+        self.turns.schedule(room)
 
     def send_states(self, room: Room, conn: str) -> None:
-        """One connection's own states (after it joined)."""
-        for target, state in room.deliveries(conn):
+        """One connection's own states (after it joined), each with its whole game log."""
+        for target, state in room.deliveries(conn, full_log=True):
             self.notifier.send(target, "state", state)
 
     def close_room(self, room: Room, reason: str) -> None:
@@ -143,9 +160,13 @@ class LoungeService:
             result = room.attach(caller.conn, caller.user_id, data.get("name"),
                                  data.get("spectate", False))
             self.absences.pop((room.id, caller.user_id), None)
+            if caller.user_id == room.host:
+                room.closes_at = None
+            seats = room.seats_message(caller.conn)  # told in the answer, not as an event
             self.commit(room, seats_changed=True)
             self.send_states(room, caller.conn)
-            return {"room": room.summary(), **result, "chat": self.lounge.chat_history(room)}
+            return {"room": room.summary(), **result, **seats,
+                    "chat": self.lounge.chat_history(room)}
 
     def leave(self, caller: Caller, data: dict) -> None:
         """Leave for good; the host leaving closes the room."""
@@ -226,8 +247,10 @@ class LoungeService:
         """A move for one of your seats."""
         room = self.room(caller)
         with room.lock:
+            away = [seat.away for seat in room.seats]
             version = room.move(caller.user_id, data["move"], data["args"], data["seat"])
-            self.commit(room)
+            # A move of a player who was away ends it: everyone sees they are back.
+            self.commit(room, seats_changed=[seat.away for seat in room.seats] != away)
         return {"version": version}
 
     def undo(self, caller: Caller, data: dict) -> dict:
@@ -237,6 +260,23 @@ class LoungeService:
             version = room.undo(caller.user_id, data["seat"])
             self.commit(room)
         return {"version": version}
+
+    # -- turn clocks and stand-ins -----------------------------------------------------------
+
+    def set_turn_time(self, caller: Caller, data: dict) -> None:
+        """Host only: the turn time (0: none); a turn being played starts its clock again."""
+        choices = self.config.turn_times
+        self._change(caller, lambda room: room.set_turn_time(caller.user_id, data["seconds"],
+                                                             choices))
+
+    def back(self, caller: Caller, data: dict) -> None:
+        """"I'm back": your seats are no longer away, so no bot plays for you."""
+        self._change(caller, lambda room: room.back(caller.user_id))
+
+    def stand_in(self, caller: Caller, data: dict) -> None:
+        """Host only: a bot plays an away or disconnected player's turns until they are
+        back."""
+        self._change(caller, lambda room: room.hand_to_bot(caller.user_id, data["seat"]))
 
     def debug_match(self, caller: Caller, data: dict) -> dict:
         """The full match, seed and log included (tests only: the API asks for it)."""
@@ -256,6 +296,8 @@ class LoungeService:
         if delay is None:
             host = user_id == room.host
             delay = self.config.HOST_GRACE_SECONDS if host else self.config.PLAYER_GRACE_SECONDS
+            if host:  # the guests are shown when the room will close unless the host is back
+                room.closes_at = now_ms() + int(delay * 1000)
         self.runtime.spawn(self._grace, room, user_id, mark, delay)
 
     def resume(self, room: Room) -> None:
@@ -265,7 +307,10 @@ class LoungeService:
                                if s.kind == "human" and not s.left and s.user_id}
         for user_id in users:
             self.start_grace(room, user_id)
+        self.turns.keep(room)
+        room.told_deadline = room.turn_deadline
         self.bots.schedule(room)
+        self.turns.schedule(room)
 
     def recover(self) -> list[Room]:
         """After a start on a durable store: every room back from the database, each
@@ -310,4 +355,5 @@ class LoungeService:
 #: Every operation a connection's event may ask for, by event name.
 OPERATIONS = {name: name for name in (
     "join", "leave", "chat", "ready", "add_bot", "add_local", "remove_seat", "allow", "start",
-    "rematch", "move", "undo", "disconnect", "debug_match")}
+    "rematch", "move", "undo", "set_turn_time", "back", "stand_in", "disconnect",
+    "debug_match")}

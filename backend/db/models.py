@@ -37,6 +37,8 @@ class RoomRow(Base):
     round: Mapped[int] = mapped_column(Integer)
     created: Mapped[int] = mapped_column(BigInteger)
     updated: Mapped[int] = mapped_column(BigInteger, index=True)
+    turn_seconds: Mapped[int] = mapped_column(Integer, default=0)  # 0: no turn timer
+    turn_deadline: Mapped[int | None] = mapped_column(BigInteger)  # the turn being played
 
 
 class SeatRow(Base):
@@ -52,6 +54,7 @@ class SeatRow(Base):
     level: Mapped[str | None] = mapped_column(String(10))
     ready: Mapped[bool] = mapped_column(Boolean)
     left: Mapped[bool] = mapped_column(Boolean)
+    away: Mapped[bool] = mapped_column(Boolean, default=False)  # a bot plays its turns
 
 
 class MatchRow(Base):
@@ -82,6 +85,7 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(40))
     args: Mapped[str] = mapped_column(Text)
+    actor: Mapped[str | None] = mapped_column(String(16))  # "stand_in": a bot played it
 
 
 class ChatRow(Base):

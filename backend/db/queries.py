@@ -187,10 +187,20 @@ def add_chat(row: dict, oldest_kept: int, epoch: int | None, conn: Connection,
                                     CHAT.c.seq <= oldest_kept))
 
 
-def delete_room(room_id: str, epoch: int | None, conn: Connection) -> None:
-    """The room, its seats and chat, and its unfinished match (which can never finish now);
-    its finished matches stay, for their history."""
+ABANDONED = '{"abandoned":true}'
+
+
+def delete_room(room_id: str, epoch: int | None, conn: Connection,
+                abandon: dict | None = None) -> None:
+    """The room, its seats and chat; its finished matches stay, for their history. A game
+    cut short by the closing (``abandon``: its match id, moves and time) is kept as finished
+    with the result ``{"abandoned": true}``; any other unfinished match goes."""
     fence(room_id, epoch, conn)
+    if abandon is not None:
+        conn.execute(update(MATCHES).where(MATCHES.c.id == abandon["match"],
+                                           MATCHES.c.finished.is_(None))
+                     .values(result=ABANDONED, moves=abandon["moves"],
+                             finished=abandon["finished"]))
     unfinished = select(MATCHES.c.id).where(MATCHES.c.room_id == room_id,
                                             MATCHES.c.finished.is_(None))
     conn.execute(delete(MOVES).where(MOVES.c.match_id.in_(unfinished)))
@@ -299,8 +309,8 @@ def read_match(match_id: str, conn: Connection) -> dict | None:
     moves = conn.execute(select(MOVES).where(MOVES.c.match_id == match_id)
                          .order_by(MOVES.c.version))
     return {**_match_summary(row), "seed": json.loads(row.seed),
-            "log": [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)}
-                    for m in moves]}
+            "log": [{"seat": m.seat, "move": m.move, "args": json.loads(m.args),
+                     **({"actor": m.actor} if m.actor else {})} for m in moves]}
 
 
 def list_matches(room_id: str, limit: int, conn: Connection) -> list[dict]:

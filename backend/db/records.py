@@ -18,12 +18,12 @@ from shared_rules.bots import make_bot
 from ..rooms import PLAYING, Room, Seat
 from .queries import StoredRoom
 
-SeatRecord = tuple[str, str, str | None, str | None, bool, bool]
+SeatRecord = tuple[str, str, str | None, str | None, bool, bool, bool]
 
 
 def seat_record(seat: Seat) -> SeatRecord:
     """A seat as a plain tuple, to compare and to store."""
-    return (seat.kind, seat.name, seat.user_id, seat.level, seat.ready, seat.left)
+    return (seat.kind, seat.name, seat.user_id, seat.level, seat.ready, seat.left, seat.away)
 
 
 def seat_records(room: Room) -> tuple[SeatRecord, ...]:
@@ -33,7 +33,8 @@ def seat_records(room: Room) -> tuple[SeatRecord, ...]:
 
 def room_fields(room: Room) -> tuple:
     """The room's own row, but for its last-activity time."""
-    return (room.code, room.game.slug, room.public, room.status, room.round, room.created)
+    return (room.code, room.game.slug, room.public, room.status, room.round, room.created,
+            room.turn_seconds, room.turn_deadline)
 
 
 @dataclass
@@ -58,10 +59,13 @@ class Saved:
     def restore(self, room: Room) -> None:
         """Put the room back as the database has it."""
         room.status = self.fields[3]
+        room.turn_seconds, room.turn_deadline = self.fields[6], self.fields[7]
         room.round = self.round
         room.seats = [Seat(*record) for record in self.seats]
         room.match = self.match
         room.bots = dict(self.bots)
+        version = -1 if self.match is None else self.match.version
+        room.stand_ins = {v: why for v, why in room.stand_ins.items() if v <= version}
 
 
 def dumps(value: Any) -> str:
@@ -88,12 +92,14 @@ def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
     room = Room(row.id, row.code, game, stored.seats[0].name, row.public)
     room.created, room.status, room.round = row.created, row.status, row.round
     room.hard_seconds = hard_seconds
-    room.seats = [Seat(s.kind, s.name, s.user_id, s.level, s.ready, s.left)
+    room.seats = [Seat(s.kind, s.name, s.user_id, s.level, s.ready, s.left, s.away)
                   for s in stored.seats]
+    room.turn_seconds, room.turn_deadline = row.turn_seconds, row.turn_deadline
     room.chat_seq = max((m["id"] for m in stored.chat), default=0)
     if stored.match is not None:
         log = [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)}
                for m in stored.moves]
+        room.stand_ins = {m.version: m.actor for m in stored.moves if m.actor}
         room.match = replay(game.slug, stored.match.num_players, json.loads(stored.match.seed),
                             log)
         if room.match.version != len(log):

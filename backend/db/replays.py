@@ -13,18 +13,24 @@ from typing import Any
 
 from shared_rules import GAMES, new_match, replay_step
 from shared_rules.cards import CARD_SET
+from shared_rules.describe import describe
+
+from ..gamelog import stand_in_line
 
 
 def replay_document(stored: dict) -> dict:
     """The replay of a stored finished match (see ``SqlRoomStore.finished_match``)."""
     game = GAMES[stored["game"]]
+    names = [p["name"] for p in sorted(stored["players"], key=lambda p: p["seat"])]
     match = new_match(game.slug, stored["num_players"], stored["seed"])
     before = match.view(None)
-    steps = [_step(0, None, before)]
+    steps = [_step(0, None, before, describe(None, before, names))]
     for entry in stored["log"]:
         match = replay_step(match, entry)
         after = match.view(None)
-        steps.append(_step(match.version, _shown_entry(entry, before, after), after))
+        lines = stand_in_line(entry.get("actor"), names, entry["seat"]) + describe(
+            before, after, names, entry["seat"], entry["move"])
+        steps.append(_step(match.version, _shown_entry(entry, before, after), after, lines))
         before = after
     return {
         "id": stored["id"], "game": game.slug, "title": game.title, "round": stored["round"],
@@ -34,9 +40,9 @@ def replay_document(stored: dict) -> dict:
     }
 
 
-def _step(version: int, entry: dict | None, view: dict) -> dict:
+def _step(version: int, entry: dict | None, view: dict, lines: list[str]) -> dict:
     action = entry or {"seat": None, "move": None, "args": []}
-    return {"version": version, **action, "view": view}
+    return {"version": version, **action, "view": view, "log": lines}
 
 
 def _shown_entry(entry: dict, before: dict, after: dict) -> dict:
@@ -44,7 +50,8 @@ def _shown_entry(entry: dict, before: dict, after: dict) -> dict:
     visible = set(strings(before)) | set(strings(after))
     args = [None if isinstance(a, str) and a in CARD_SET and a not in visible else a
             for a in entry["args"]]
-    return {"seat": entry["seat"], "move": entry["move"], "args": args}
+    return {"seat": entry["seat"], "move": entry["move"], "args": args,
+            "actor": entry.get("actor") or "player"}
 
 
 def strings(value: Any) -> Iterator[str]:

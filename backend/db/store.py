@@ -19,7 +19,7 @@ from ..rooms import Room, now_ms
 from ..store import CHAT_HISTORY, MemoryRoomStore
 from . import queries
 from .queries import Writes
-from .records import Saved, dumps, new_match_id, players_of, rebuild, seat_records
+from .records import Saved, dumps, new_match_id, players_of, rebuild, room_fields, seat_records
 from .worker import DbWorker, LocalDbWorker
 
 log = logging.getLogger(__name__)
@@ -87,14 +87,20 @@ class SqlRoomStore(MemoryRoomStore):
         return finish
 
     def delete(self, room_id: str) -> None:
-        """Forget a closed room; its finished games stay in the database for their history."""
+        """Forget a closed room; its finished games stay in the database for their history,
+        and so does a game the closing cut short, as abandoned."""
         super().delete(room_id)
-        self._saved.pop(room_id, None)
+        saved = self._saved.pop(room_id, None)
         epoch = self._epoch(room_id)
         if self.leases is not None:
             self.leases.epochs.pop(room_id, None)
+        abandon = None
+        if saved is not None and saved.match is not None and saved.match_id is not None \
+                and saved.match.result is None:
+            abandon = {"match": saved.match_id, "moves": saved.match.version,
+                       "finished": now_ms()}
         try:
-            self.worker.run(partial(queries.delete_room, room_id, epoch))
+            self.worker.run(partial(queries.delete_room, room_id, epoch, abandon=abandon))
         except Exception:  # it comes back at the next start, and closes after its grace period
             log.exception("deleting room %s failed", room_id)
 
@@ -187,14 +193,14 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
     it already has it all). The writes are plain rows: the room may change again before they
     run."""
     now = now_ms()
-    fields, seats = (room.code, room.game.slug, room.public, room.status, room.round,
-                     room.created), seat_records(room)
+    fields, seats = room_fields(room), seat_records(room)
     new_round = room.match is not None and (saved is None or saved.round != room.round)
     match_id = new_match_id() if new_round else (saved.match_id if saved else None)
     after = Saved(fields, seats, room.round, room.match, match_id, dict(room.bots), now)
     writes = Writes()
     row = {"id": room.id, "code": room.code, "game": room.game.slug, "public": room.public,
-           "status": room.status, "round": room.round, "created": room.created, "updated": now}
+           "status": room.status, "round": room.round, "created": room.created, "updated": now,
+           "turn_seconds": room.turn_seconds, "turn_deadline": room.turn_deadline}
     if saved is None:
         writes.add("insert_room", row)
     elif saved.fields != fields or now - saved.updated >= ACTIVITY_STEP_MS:
@@ -205,8 +211,8 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
         writes.add("clear_seats", {"room": room.id})
         writes.add("seats", *[
             {"room_id": room.id, "position": i, "kind": kind, "name": name, "user_id": user_id,
-             "level": level, "ready": ready, "left": left}
-            for i, (kind, name, user_id, level, ready, left) in enumerate(seats)])
+             "level": level, "ready": ready, "left": left, "away": away}
+            for i, (kind, name, user_id, level, ready, left, away) in enumerate(seats)])
         writes.add("users", *[{"id": s[2], "name": s[1], "created": now, "seen": now}
                               for s in seats if s[0] == "human" and s[2]])
     _plan_match(writes, room, saved, new_round, match_id, now)
@@ -245,7 +251,8 @@ def _plan_match(writes: Writes, room: Room, saved: Saved | None, new_round: bool
     if fresh:
         writes.add("moves", *[
             {"match_id": match_id, "version": done + i + 1, "seat": entry["seat"],
-             "move": entry["move"], "args": dumps(entry["args"])}
+             "move": entry["move"], "args": dumps(entry["args"]),
+             "actor": room.stand_ins.get(done + i + 1)}
             for i, entry in enumerate(fresh)])
     was_over = not new_round and saved.match.result is not None
     if match.result is not None and not was_over:

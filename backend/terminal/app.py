@@ -87,6 +87,7 @@ class App:
         self.exit_code: int | None = None
         self.farewell = ""
         self.dirty = True
+        self.tick = 0  # the second a countdown was last drawn
         self.cleared = False
         self.color = self.out.isatty() and os.environ.get("TERM") != "dumb" \
             and "NO_COLOR" not in os.environ
@@ -120,6 +121,9 @@ class App:
             if self.exit_code is not None:
                 break
             self._check_join_timeout()
+            if self.model.ticking() and int(time.monotonic()) != self.tick:
+                self.tick = int(time.monotonic())  # a countdown on screen: once a second
+                self.dirty = True
             if self.dirty:
                 self.draw()
             keys = keyboard.read(TICK)
@@ -180,6 +184,8 @@ class App:
             self.on_ack(item.event or "", item.data)
         elif item.kind == "room":
             model.on_room(item.data)
+        elif item.kind == "seats":
+            model.on_seats(item.data)
         elif item.kind == "state":
             model.on_state(item.data)
         elif item.kind == "chat":
@@ -230,7 +236,7 @@ class App:
         self.join_sent_at = None
         self.model.on_joined(reply)
         if first:
-            seats = reply.get("seats") if isinstance(reply.get("seats"), list) else []
+            seats = self.model.my_seats
             where = "as a spectator" if self.model.spectator else \
                 f"at seat {', '.join(clean(s, 3) for s in seats)}"
             self.model.note(f"You joined room {clean(self.code.upper(), 12)} {where}. "

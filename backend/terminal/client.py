@@ -17,7 +17,7 @@ import requests
 import socketio
 
 REST_TIMEOUT = 10.0
-SERVER_EVENTS = ("room", "state", "chat", "closed")
+SERVER_EVENTS = ("room", "seats", "state", "chat", "closed")
 
 
 class ServerError(Exception):

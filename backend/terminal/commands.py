@@ -12,7 +12,10 @@ HELP = (
     "with /)",
     "/bot [LEVEL] add a bot   /local NAME add a hot-seat player   /kick SEAT free a seat",
     "/start  start the game   /rematch  play again   (host only)",
-    "/undo  take back your last move   /quit  leave the room (Ctrl-C too)",
+    "/undo  take back your last move   /back  I'm back (no bot plays for me)   "
+    "/quit  leave the room (Ctrl-C too)",
+    "/turntime SECONDS|off  the turn time   /standin SEAT  a bot plays for a player who is gone"
+    "   (host only)",
     "Slapjack: with nothing typed, s slaps at once and the space bar plays your card.",
 )
 
@@ -110,6 +113,20 @@ def _undo(rest: str, model: Model) -> Action:
     return send("undo", {"seat": mine[0]} if len(model.my_seats) > 1 and mine else {})
 
 
+def _turn_time(rest: str, model: Model) -> Action:
+    if rest.lower() in ("off", "0"):
+        return send("set_turn_time", {"seconds": 0})
+    if not rest.isdigit():
+        return note("Say the turn time in seconds, or off: /turntime 60")
+    return send("set_turn_time", {"seconds": int(rest)})
+
+
+def _stand_in(rest: str, model: Model) -> Action:
+    if not rest.isdigit():
+        return note("Say which seat: /standin SEAT (a number)")
+    return send("stand_in", {"seat": int(rest)})
+
+
 def _say(rest: str, model: Model) -> Action:
     return send("chat", {"text": rest[:500]}) if rest else note("Say something: /say TEXT")
 
@@ -125,6 +142,9 @@ COMMANDS = {
     "start": lambda rest, model: send("start"),
     "rematch": lambda rest, model: send("rematch"),
     "undo": _undo,
+    "back": lambda rest, model: send("back"),
+    "turntime": _turn_time,
+    "standin": _stand_in,
     "say": _say,
     "quit": lambda rest, model: Action("quit"),
     "leave": lambda rest, model: Action("quit"),

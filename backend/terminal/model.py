@@ -12,10 +12,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import story
 from .text import clean
 
 MAX_LINES = 200
+LEFT_GAME = "You left this game: you are watching. Type /quit to go back."
 
 
 @dataclass(frozen=True)
@@ -24,8 +24,9 @@ class Line:
 
     text: str
     who: str | None = None
-    style: str = "info"  # info, error, chat, me, good
+    style: str = "info"  # info, error, chat, me, good, game
     at: float = field(default_factory=time.time)
+    log: tuple | None = None  # a game log line: (round, version), so a take-back can remove it
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,10 @@ class Model:
         self.room: dict | None = None
         self.my_seats: list[int] = []
         self.spectator = False
+        self.left_game = False  # I gave up (or lost) my seat in this game: I watch it
+        self.game_log: list[tuple] = []  # (round, version, text) of the log lines shown
+        self.clock: tuple[int, float, bool] | None = None  # (seat, monotonic end, away)
+        self.closes_at: float | None = None  # the host is away: the room closes then
         self.states: dict[int | None, dict] = {}
         self.lines: deque[Line] = deque(maxlen=MAX_LINES)
         self.connected = False
@@ -118,16 +123,45 @@ class Model:
         before = self.status if self.room else None
         people = self._people()
         self.room = data
-        self.my_seats = [s["seat"] for s in self.seats()
-                         if s.get("user_id") == self.user_id and s.get("kind") != "bot"
-                         and not s.get("left") and isinstance(s.get("seat"), int)]
+        self._host_away(data.get("closes_in_ms"))
         if before is not None:
             self._tell_people(people, self._people())
             if before != self.status:
                 self._status_changed(before)
-        if self.joined and not self.my_seats and not self.spectator:
-            self.spectator = True
-            self.note("You are now a spectator")
+
+    def _host_away(self, left_ms: Any) -> None:
+        """The host lost their connection: say when the room closes (the host is not told)."""
+        if not _int(left_ms) or self.is_host:
+            self.closes_at = None
+            return
+        first = self.closes_at is None
+        self.closes_at = time.monotonic() + left_ms / 1000
+        if first:
+            self.note(f"{self.seat_name(0)} lost connection; the room closes in "
+                      f"{max(0, round(left_ms / 1000))} s unless they come back", "error")
+
+    def seconds_left(self, end: float | None) -> int | None:
+        """Whole seconds until a monotonic moment (None without one)."""
+        return None if end is None else max(0, int(end - time.monotonic() + 0.999))
+
+    def ticking(self) -> bool:
+        """Whether a countdown is on screen (the screen is then redrawn every second)."""
+        return self.clock is not None or self.closes_at is not None
+
+    def on_seats(self, data: Any) -> None:
+        """The seats the server says this connection plays (the ``seats`` event, and the
+        ``join`` answer): the only source of ``my_seats``."""
+        if not isinstance(data, dict) or not isinstance(data.get("my_seats"), list):
+            self.note("The server sent a seats update I could not read", "error")
+            return
+        was_playing = bool(self.my_seats)
+        self.my_seats = [s for s in data["my_seats"] if isinstance(s, int)]
+        self.spectator = not self.my_seats
+        self.left_game = bool(data.get("left_game"))
+        for seat in [s for s in self.states if s is not None and s not in self.my_seats]:
+            del self.states[seat]  # a seat no longer mine is never drawn as mine
+        if self.joined and was_playing and self.spectator:
+            self.note(LEFT_GAME if self.left_game else "You are now a spectator")
 
     def _people(self) -> dict[tuple, str]:
         """The players at the table: (kind, user, name) -> "here", "away" or "left"."""
@@ -156,7 +190,9 @@ class Model:
         """The acknowledgement of ``join``: the room, my seats, the chat history."""
         if isinstance(reply.get("room"), dict):
             self.on_room(reply["room"])
-        self.spectator = bool(reply.get("spectator"))
+        self.on_seats(reply)
+        if self.left_game:
+            self.note(LEFT_GAME)
         self.joined = True
         history = reply.get("chat")
         for msg in history if isinstance(history, list) else []:
@@ -174,24 +210,46 @@ class Model:
         if (held is not None and held.get("result") is None and isinstance(version, int)
                 and isinstance(held.get("version"), int) and version < held["version"]):
             return  # an older state that arrived late
-        if held is not None and seat == self._story_seat():
-            self._tell(held.get("view"), data["view"])
         self.states[seat] = data
-        if seat is not None and seat not in self.my_seats:
-            self.my_seats.append(seat)
+        timer = data.get("turn_timer")
+        if isinstance(timer, dict) and _int(timer.get("seat")) and _int(timer.get("ms_left")):
+            was_away = self.clock is not None and self.clock[2]
+            self.clock = (timer["seat"], time.monotonic() + timer["ms_left"] / 1000,
+                          timer.get("away") is True)
+            if self.clock[2] and not was_away and timer["seat"] in self.my_seats:
+                self.note("You are away: a bot plays your turns. Type /back when you are back.",
+                          "error")
+        elif "turn_timer" in data:
+            self.clock = None
+        if seat == self._story_seat():
+            self._take_log(data)
 
     def _story_seat(self) -> int | None:
-        """The one seat whose states tell the story (a hot-seat host gets one per seat)."""
+        """The one seat whose game log is shown (a hot-seat host gets one per seat)."""
         mine = [s for s in self.states if s is not None]
         return min(mine) if mine else None
 
-    def _teller_name(self, seat: Any) -> str:
-        return "You" if self.my_seats == [seat] else self.seat_name(seat)
-
-    def _tell(self, before: Any, after: dict) -> None:
-        if isinstance(before, dict):
-            for sentence in story.changes(self.game, before, after, self._teller_name):
-                self.note(sentence, "game")
+    def _take_log(self, data: dict) -> None:
+        """The game log lines the server wrote for this state: the whole log (after a join:
+        only the lines not shown yet are added), or new lines and lines taken back."""
+        round_ = data.get("round") if isinstance(data.get("round"), int) else 0
+        lines = [(round_, x["version"], clean(x["text"])) for x in _list(data.get("log"))
+                 if isinstance(x, dict) and isinstance(x.get("version"), int)
+                 and isinstance(x.get("text"), str)]
+        if data.get("log_full") is True:
+            gone = {key[:2] for key in self.game_log if key not in lines and key[0] == round_}
+            new = [key for key in lines if key not in self.game_log]
+            self.game_log = lines
+        else:
+            gone = {(round_, v) for v in _list(data.get("log_undone")) if isinstance(v, int)}
+            new = lines
+            self.game_log = [key for key in self.game_log if key[:2] not in gone] + new
+        if gone:
+            kept = [line for line in self.lines if line.log not in gone]
+            self.lines.clear()
+            self.lines.extend(kept)
+        for key in new:
+            self.lines.append(Line(key[2], None, "game", log=key[:2]))
 
     def on_chat(self, data: Any, quiet_errors: bool = False) -> None:
         if not isinstance(data, dict) or not isinstance(data.get("text"), str):
@@ -216,6 +274,14 @@ def _without_plain_slaps(choices: list[Choice]) -> list[Choice]:
     versioned one is fairer (a slap on a pile that is already gone counts as late)."""
     versioned = {c.seat for c in choices if c.move == "slap" and c.args}
     return [c for c in choices if not (c.move == "slap" and not c.args and c.seat in versioned)]
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
 
 
 def _text(data: Any, key: str) -> str:

@@ -360,6 +360,11 @@ def turn_line(model: Model) -> Text | None:
     else:
         text = Text("Your turn" if mine else f"{model.seat_name(current)}'s turn",
                     style="bold green" if mine else "bold")
+    clock = model.clock
+    left = model.seconds_left(clock[1]) if clock and clock[0] == current else None
+    if left is not None:
+        text.append(f"  (away: a bot plays in {left} s)" if clock[2]
+                    else f"  ({left // 60}:{left % 60:02d} left)", style="yellow")
     if model.game == "slapjack":
         text.append(" to play a card. Anyone may slap at any moment.", style="")
     elif model.game == "tic-tac-toe" and model.my_seats and isinstance(view.get("marks"), list):

@@ -39,7 +39,7 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
     assert main(["db", "upgrade", "--database-url", sqlite_url]) == 0
     assert main(["db", "status", "--database-url", sqlite_url]) == 0
     out = capsys.readouterr().out
-    assert "revision: 0002 (latest: 0002)" in out and "match_moves    0" in out
+    assert "revision: 0003 (latest: 0003)" in out and "match_moves    0" in out
     assert main(["db", "downgrade", "--database-url", sqlite_url]) == 2
     assert main(["db", "current", "--database-url", "not a url"]) == 2
 
@@ -64,3 +64,24 @@ def test_chat_keeps_a_room_alive(sqlite_url):
         updated = conn.execute(text("SELECT updated FROM rooms WHERE id = :id"),
                                {"id": chatty.id}).scalar_one()
     assert updated >= now_ms() - 1000
+
+
+def test_a_game_cut_short_by_the_closing_is_kept_as_abandoned(sqlite_url):
+    """Issue 13: a room closed mid-game keeps its unfinished game in the history with the
+    result {"abandoned": true}, to watch again, for as long as finished games are kept."""
+    app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=sqlite_url,
+                            ABANDONED_ROOM_SECONDS=3600, MATCH_RETENTION_DAYS=7))
+    ctx = app.extensions["lounge"]
+    store = ctx.lounge.store
+    room = started_room(ctx.lounge, "nine-locks", 3)
+    with room.lock:
+        play(room, store, 4)
+    keeper = Housekeeper(ctx.service, store)
+    assert keeper.sweep(now_ms() + 2 * 3600 * 1000)["rooms"] == 1
+    (kept,) = store.finished_matches(room.id)
+    assert kept["result"] == {"abandoned": True} and kept["moves"] == 4
+    assert kept["finished"] is not None
+    replay = app.test_client().get(f"/api/matches/{kept['id']}").get_json()
+    assert replay["result"] == {"abandoned": True} and len(replay["steps"]) == 5
+    assert keeper.sweep(now_ms() + 6 * DAY_MS)["matches"] == 0  # kept like a finished game
+    assert keeper.sweep(now_ms() + 8 * DAY_MS)["matches"] == 1

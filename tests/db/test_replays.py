@@ -15,6 +15,7 @@ from backend import create_app
 from backend.config import Config
 from backend.history import ReplayCache
 from shared_rules import GAMES
+from tests.server.harness import named_cards
 
 from .helpers import new_user
 
@@ -103,6 +104,8 @@ def test_replays_never_reveal_a_hidden_card(lounge_app, slug):
         for before, after, step in zip(views[:-1], views[1:], replay["steps"][1:], strict=True):
             named = card_strings({k: v for k, v in step.items() if k != "view"})
             assert named <= card_strings(before) | card_strings(after), step
+            in_words = set().union(*(named_cards(line) for line in step["log"]))
+            assert in_words <= card_strings(before) | card_strings(after), step["log"]
         hidden_at_deal += len(card_strings(views[0])) < 52
     assert slug == "tic-tac-toe" or hidden_at_deal == GAMES_EACH  # there was something to hide
 

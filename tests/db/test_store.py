@@ -169,7 +169,7 @@ def test_concurrent_saves_of_many_rooms_share_commits(db_url):
     assert [m["result"] for m in listed] == [rooms[0].match.result]
 
 
-def test_closing_a_room_keeps_only_its_finished_games(db_url):
+def test_closing_a_room_keeps_its_games_the_cut_one_as_abandoned(db_url):
     store = open_sql_store(db_url)
     lounge = Lounge(store)
     room = started_room(lounge, "tic-tac-toe", 2)
@@ -183,8 +183,10 @@ def test_closing_a_room_keeps_only_its_finished_games(db_url):
     with store.worker.engine.connect() as conn:
         rows = count_rows(conn)
     assert rows["rooms"] == rows["seats"] == rows["chat_messages"] == 0
-    (finished,) = store.finished_matches(room.id)
-    assert rows["matches"] == 1 and rows["match_moves"] == finished["moves"]
+    # Issue 13: the game cut short by the closing stays, as abandoned, to watch again.
+    cut, finished = store.finished_matches(room.id)
+    assert cut["result"] == {"abandoned": True} and cut["moves"] == 2
+    assert rows["matches"] == 2 and rows["match_moves"] == finished["moves"] + 2
     assert store.finished_match(finished["id"])["log"][-1]["move"] == "place"
     assert reopen(db_url).count() == 0
 
@@ -219,7 +221,7 @@ def test_purge_removes_old_games_and_users_with_no_seat(db_url):
 def test_migrations_go_down_and_up_again(db_url):
     engine = make_engine(db_url)
     upgrade(engine)
-    assert current_revision(engine) == head_revision(engine) == "0002"
+    assert current_revision(engine) == head_revision(engine) == "0003"
     downgrade(engine, "base")
     assert current_revision(engine) is None
     upgrade(engine)

@@ -199,11 +199,32 @@ def _step(match: Match, entry: dict) -> Match:
     return match.apply(seat, move, *args)
 
 
+CARD_WORDS = re.compile(r"\b(Ace|10|[2-9]|Jack|Queen|King) of (spades|hearts|diamonds|clubs)\b")
+
+
+def named_cards(text: str) -> set[str]:
+    """The card codes a log line names in words ("9 of hearts" -> "9H")."""
+    return {f"{rank[0] if rank != '10' else rank}{suit[0].upper()}"
+            for rank, suit in CARD_WORDS.findall(text)}
+
+
 def assert_no_leaks(url: str, room_id: str, players: list[Player]) -> int:
     """Every state each player received (in the room's latest round) equals the truth for its
-    seat at its version, and no other message carries a card. The number of states checked."""
+    seat at its version, every card its log lines name was in that seat's views by then, and
+    no other message carries a card. The number of states checked."""
     truth = truth_views(url, room_id)
     latest = max(d["round"] for p in players for d in p.received("state"))
+    seen: dict[tuple[int | None, int], set[str]] = {}
+
+    def seen_by(seat: int | None, version: int) -> set[str]:
+        """Every card the seat's views showed up to this version."""
+        done = max((v for s, v in seen if s == seat and v <= version), default=-1)
+        cards = seen.get((seat, done), set())
+        for v in range(done + 1, version + 1):
+            cards = cards | set(CARD.findall(json.dumps(truth(v, seat)[0])))
+            seen[(seat, v)] = cards
+        return cards
+
     checked = 0
     for player in players:
         for event, data in list(player.messages):
@@ -211,7 +232,11 @@ def assert_no_leaks(url: str, room_id: str, players: list[Player]) -> int:
                 view, legal = truth(data["version"], data["seat"])
                 assert data["view"] == json.loads(json.dumps(view)), (data["seat"], data["version"])
                 assert data["legal_moves"] == json.loads(json.dumps(legal))
+                for line in data["log"]:
+                    named = named_cards(line["text"])
+                    assert named <= seen_by(data["seat"], data["version"]), (data["seat"], line)
                 checked += 1
             elif event != "state":
                 assert not CARD.search(json.dumps(data)), (event, data)
+                assert not CARD_WORDS.search(json.dumps(data)), (event, data)
     return checked

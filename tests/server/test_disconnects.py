@@ -90,3 +90,25 @@ def test_the_host_leaving_closes_the_room_at_once(players, room_of, url):
     assert requests.get(f"{url}/api/rooms/{room['id']}", timeout=TIMEOUT).status_code == 404
     again = guest.call("join", {"room": room["code"]})
     assert again["error"]["code"] == "not_found"
+
+
+def test_the_guests_see_when_the_room_closes_while_the_host_is_away(players, room_of, url):
+    """Issue 13: the host's grace is visible (the room says when it closes), and a game the
+    closing cut short is kept in the history as abandoned."""
+    room, (host, guest) = started(players, room_of)
+    host.ok("move", {"move": "place", "args": [4]})
+    host.drop()
+    away = guest.wait_for(lambda: seat_info(guest, 0)["connected"] is False and guest.last("room"))
+    assert 0 < away["closes_in_ms"] <= 1000 and away["closes_at"] > 0
+    host.reconnect()
+    host.ok("join", {"room": room["code"]})
+    back = guest.wait_for(lambda: seat_info(guest, 0)["connected"] and guest.last("room"))
+    assert back["closes_at"] is None and back["closes_in_ms"] is None
+    host.drop()
+    assert guest.wait_for(lambda: guest.last("closed"), seconds=4) == {
+        "reason": "host_disconnected"}
+    games = requests.get(f"{url}/api/matches", params={"room": room["id"]}, timeout=TIMEOUT)
+    (game,) = games.json()["matches"]
+    assert game["result"] == {"abandoned": True} and game["moves"] == 1
+    replay = requests.get(f"{url}/api/matches/{game['id']}", timeout=TIMEOUT).json()
+    assert [step["move"] for step in replay["steps"]] == [None, "place"]

@@ -174,3 +174,44 @@ def test_text_comes_in_as_plain_trimmed_text():
     assert join == {"room": "k7mpq2", "name": "Bob", "spectate": False}
     with pytest.raises(ValidationError):
         SOCKET_SCHEMAS["chat"].load({"text": "\x00\x01 "})
+
+
+def test_slapjack_times_the_turn_never_a_slap():
+    """Issue 13: a turn time runs for the seat to turn up a card; the moves a bot may make
+    for them are that turn only, never a slap; a bot's own seat is never timed."""
+    _, room = lounge_with_room("slapjack")
+    room.attach("c-guest", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    room.add_bot(HOST, "easy")
+    room.set_turn_time(HOST, 30, (30, 60, 120))
+    room.start(HOST, seed=3)
+    seat = room.match.ctx["current"]
+    assert room.timed_seat() == seat and room.match.legal_moves(seat)
+    assert {m["move"] for m in room.turn_moves(seat)} == {"play"}
+    assert any(m["move"] == "slap" for m in room.match.legal_moves(seat))
+    while room.match.ctx["current"] != 2:  # the bot's turn is not timed
+        room.apply_seat(room.match.ctx["current"], "play", [])
+    assert room.timed_seat() is None
+    with pytest.raises(LoungeError) as err:
+        room.set_turn_time(GUEST, 60, (30, 60, 120))
+    assert code_of(err) == "forbidden"
+    with pytest.raises(LoungeError) as err:
+        room.set_turn_time(HOST, 45, (30, 60, 120))
+    assert code_of(err) == "bad_request"
+
+
+def test_two_stand_ins_in_a_row_make_a_seat_away_and_a_move_ends_it():
+    _, room = lounge_with_room()
+    room.attach("c-guest", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    room.start(HOST, seed=1)
+    assert room.stand_in(0, "place", [4]) is False and not room.seats[0].away
+    room.move(GUEST, "place", [0])
+    assert room.stand_in(0, "place", [8]) is True and room.seats[0].away
+    assert room.stand_ins == {1: "timeout", 3: "timeout"}
+    room.move(GUEST, "place", [1])
+    room.stand_in(0, "place", [2])
+    assert room.stand_ins[5] == "away"
+    room.move(GUEST, "place", [3])
+    room.move(HOST, "place", [5])  # the player moves: no longer away
+    assert not room.seats[0].away and room.timeouts == {}

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from backend.gamelog import GameLog
 from backend.terminal import commands
 from backend.terminal.keys import BACKSPACE, ENTER, KILL, Keyboard, LineEditor
 from backend.terminal.model import Model
@@ -41,7 +42,7 @@ def model_for(match, seat: int | None) -> Model:
     model = Model(ME)
     model.on_room(room(match.game.slug, match.num_players,
                        "finished" if match.result else "playing", mine=seat))
-    model.spectator = seat is None
+    model.on_seats({"my_seats": [] if seat is None else [seat], "spectator": seat is None})
     model.on_state(state(match, seat))
     return model
 
@@ -132,6 +133,7 @@ def test_hot_seat_moves_name_their_seat():
     seats = room("tic-tac-toe", 2)
     seats["seats"][1].update(kind="local", user_id=ME, name="Grace")
     model.on_room(seats)
+    model.on_seats({"my_seats": [0, 1], "spectator": False})
     model.on_state(state(match, 0))
     model.on_state(state(match, 1))
     assert model.my_seats == [0, 1]
@@ -231,39 +233,44 @@ def story_of(model: Model) -> list[str]:
     return [line.text for line in model.lines if line.style == "game"]
 
 
-def test_the_message_pane_tells_what_the_others_did():
+def told(log: GameLog, match, seat: int) -> dict:
+    """The state of ``seat`` after ``match``, with the log lines the server writes for it."""
+    return state(match, seat) | log.advance(match, ["Ada", "Bob"])[seat]
+
+
+def test_the_message_pane_shows_the_log_the_server_writes():
     match = new_match("tic-tac-toe", num_players=2, seed=1)
     model = model_for(match, 1)
+    log = GameLog(1, match, ["Ada", "Bob"])
+    model.on_state(state(match, 1) | log.full(1))
     match = match.apply(0, "place", 4)
-    model.on_state(state(match, 1))
-    assert story_of(model) == ["Ada took the centre"]
+    model.on_state(told(log, match, 1))
+    assert story_of(model) == ["The game begins", "Ada put X in the centre"]
+    match = match.undo(0)  # a take-back removes its line from the pane
+    model.on_state(told(log, match, 1))
+    assert story_of(model) == ["The game begins"]
+    match = match.apply(0, "place", 0)
+    model.on_state(told(log, match, 1))
+    # A reconnect sends the whole log again: nothing is said twice.
+    model.on_state(state(match, 1) | log.full(1))
+    assert story_of(model) == ["The game begins", "Ada put X in the top left"]
 
     match = new_match("poker99", num_players=2, seed=3)
     model = model_for(match, 1)
+    log = GameLog(1, match, ["Ada", "Bob"])
     card = match.legal_moves(0)[0]
     match = match.apply(0, card["move"], *card["args"])
-    model.on_state(state(match, 1))
-    sign = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card["args"][0][-1]]
-    assert story_of(model) == [f"Ada played {card['args'][0][:-1]}{sign}: "
-                               f"total {match.view(1)['total']}"]
-
-    match = new_match("nine-locks", num_players=2, seed=5)
-    model = model_for(match, 1)
-    match = match.apply(0, "pick_up")
-    pile = match.legal_moves(0)[0]["args"][0]
-    model.on_state(state(match, 1))
-    match = match.apply(0, "unlock", pile)
-    model.on_state(state(match, 1))
-    told = story_of(model)
-    assert told[0] == "Ada picked up a card"
-    assert told[1].startswith(f"Ada turned up pile {pile} (")
+    model.on_state(told(log, match, 1))
+    assert story_of(model)[-1].startswith("Ada played ")
+    assert story_of(model)[-1].endswith(f": total {match.view(1)['total']}")
 
 
 def test_the_message_pane_tells_who_comes_and_goes():
     model = Model(ME)
     lobby = room("slapjack", 1, "waiting")
     model.on_room(lobby)
-    model.on_joined({"room": lobby, "seats": [0], "spectator": False, "chat": []})
+    model.on_joined({"room": lobby, "seats": [0], "my_seats": [0], "spectator": False,
+                     "chat": []})
     bob = {"seat": 1, "name": "Bob", "kind": "human", "user_id": "bob", "level": None,
            "connected": True, "ready": False, "left": False}
     model.on_room(lobby | {"seats": [*lobby["seats"], bob]})
@@ -272,5 +279,46 @@ def test_the_message_pane_tells_who_comes_and_goes():
     model.on_room(lobby)
     assert story_of(model) == ["Bob sat down", "Bob lost their connection", "Bob is back",
                                "Bob left the table"]
-    model.on_room(lobby | {"seats": [lobby["seats"][0] | {"user_id": "someone-else"}]})
+    model.on_seats({"my_seats": [], "spectator": True})
     assert model.spectator and model.lines[-1].text == "You are now a spectator"
+
+
+def test_my_seats_come_from_the_server_never_from_the_seat_list():
+    """A room that still lists my left seat does not make it mine (the stuck table of
+    issue 13): only ``my_seats`` from the server counts."""
+    model = Model(ME)
+    gone = room("tic-tac-toe", 2)
+    gone["seats"][0]["left"] = True
+    model.on_joined({"room": gone, "seats": [], "my_seats": [], "spectator": True,
+                     "left_game": True, "chat": []})
+    assert model.spectator and model.my_seats == [] and model.left_game
+    assert any("You left this game: you are watching" in line.text for line in model.lines)
+    model.on_room(room("tic-tac-toe", 2))  # my seat listed, not left: still not mine
+    assert model.my_seats == [] and model.spectator
+
+
+def test_the_turn_clock_the_host_grace_and_the_new_commands():
+    """Issue 13 in the terminal: the acting seat's clock, a player away, the host's grace
+    countdown, and /back, /turntime, /standin."""
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    model = model_for(match, 1)
+    timer = {"seat": 0, "ends_at": 1, "ms_left": 27_400, "away": False}
+    model.on_state(state(match, 1) | {"turn_timer": timer})
+    assert "Ada's turn  (0:28 left)" in text_of(model)
+    model.on_state(state(match, 1) | {"turn_timer": {**timer, "ms_left": 2_000, "away": True}})
+    assert "(away: a bot plays in 2 s)" in text_of(model)
+    model.on_state(state(match, 1) | {"turn_timer": None})
+    assert "left)" not in text_of(model) and not model.ticking()
+
+    away = room("tic-tac-toe", 2, mine=1) | {"closes_in_ms": 17_000}
+    model.on_room(away)
+    said = "Ada lost connection; the room closes in 17 s unless they come back"
+    assert said in [line.text for line in model.lines] and model.ticking()
+    model.on_room(room("tic-tac-toe", 2, mine=1) | {"closes_in_ms": None})
+    assert model.closes_at is None
+
+    assert commands.parse("/back", model).event == "back"
+    assert commands.parse("/turntime 60", model).payload == {"seconds": 60}
+    assert commands.parse("/turntime off", model).payload == {"seconds": 0}
+    assert commands.parse("/turntime soon", model).kind == "note"
+    assert commands.parse("/standin 1", model).payload == {"seat": 1}

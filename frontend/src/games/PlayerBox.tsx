@@ -1,6 +1,7 @@
 import type { ReactElement, ReactNode } from "react";
 import { Avatar } from "../components/Avatar";
 import { CardBack } from "../components/Card";
+import { ClockPill } from "../components/TurnClock";
 import type { SeatInfo } from "../lib/types";
 
 export interface PlayerBoxProps {
@@ -25,6 +26,8 @@ export function PlayerBox({ seat, info, isTurn, out, outLabel, children }: Playe
       </div>
       <div className="btn-row" style={{ justifyContent: "center", gap: "0.25rem" }}>
         {isTurn && <span className="pill turn-chip">Their turn</span>}
+        {info?.clock && <ClockPill clock={info.clock} />}
+        {info?.away && !info.left && <span className="pill pill-off">Away</span>}
         {info?.kind === "bot" && <span className="pill pill-bot">Bot</span>}
         {info?.kind === "local" && <span className="pill pill-local">Hot seat</span>}
         {info && info.kind === "human" && !info.connected && !info.left && (

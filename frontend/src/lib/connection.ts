@@ -1,7 +1,7 @@
 // One Socket.IO connection to one room: joins it, rejoins after a lost connection, and turns
 // every client event into a promise of its acknowledgement.
 import { io, type Socket } from "socket.io-client";
-import type { Ack, ChatMessage, GameState, JoinAck, Room } from "./types";
+import type { Ack, ChatMessage, GameState, JoinAck, MySeats, Room } from "./types";
 
 export type LinkStatus = "connecting" | "online" | "reconnecting" | "closed";
 
@@ -9,6 +9,8 @@ export interface RoomHandlers {
   onStatus(status: LinkStatus): void;
   onJoined(ack: JoinAck): void;
   onRoom(room: Room): void;
+  /** This connection's seats changed (the server says which it plays now). */
+  onSeats(seats: MySeats): void;
   onState(state: GameState): void;
   onChat(message: ChatMessage): void;
   onClosed(reason: string): void;
@@ -47,6 +49,7 @@ export class RoomConnection {
       if (!this.stopped) this.handlers.onStatus(this.joined ? "reconnecting" : "connecting");
     });
     this.socket.on("room", (room: Room) => this.handlers.onRoom(room));
+    this.socket.on("seats", (seats: MySeats) => this.handlers.onSeats(seats));
     this.socket.on("state", (state: GameState) => this.handlers.onState(state));
     this.socket.on("chat", (message: ChatMessage) => this.handlers.onChat(message));
     this.socket.on("closed", (data: { reason?: string }) => {

@@ -17,7 +17,8 @@ export interface MatchSummary {
   game: string;
   num_players: number;
   players: MatchPlayer[];
-  result: Result;
+  /** A game the room's closing cut short is kept with `{abandoned: true}`. */
+  result: Result | { abandoned: true };
   moves: number;
   started: number;
   finished: number;
@@ -29,6 +30,10 @@ export interface ReplayStep {
   move: string | null;
   args: (string | number | null)[];
   view: View;
+  /** What happened at this step, in the server's words (the spectator's game log). */
+  log?: string[];
+  /** Who made the move: its player, or a bot standing in ("timeout", "away"). */
+  actor?: "player" | "timeout" | "away";
 }
 
 export interface Replay extends MatchSummary {
@@ -69,8 +74,9 @@ export function seatsOf(players: MatchPlayer[]): SeatInfo[] {
 }
 
 /** Who won, in words. */
-export function resultText(result: Result, players: MatchPlayer[]): string {
+export function resultText(result: MatchSummary["result"], players: MatchPlayer[]): string {
   if (!result) return "Unfinished";
+  if ("abandoned" in result) return "Not finished (the room closed)";
   if ("winner" in result) return `${players[result.winner]?.name ?? `Seat ${result.winner + 1}`} won`;
   return "A draw";
 }

@@ -17,6 +17,8 @@ export interface GameInfo {
 export interface GamesResponse {
   games: GameInfo[];
   bot_levels: string[];
+  /** The turn times (seconds) a host may set; 0 turns the clock off. */
+  turn_times?: number[];
 }
 
 export type SeatKind = "human" | "bot" | "local";
@@ -30,6 +32,24 @@ export interface SeatInfo {
   connected: boolean;
   ready: boolean;
   left: boolean;
+  /** A bot plays this seat's turns for its player (away) until they are back. */
+  away?: boolean;
+  /** The running turn clock of this seat (worked out in the client from `turn_timer`). */
+  clock?: SeatClock;
+}
+
+/** A seat's turn clock on this browser's clock. */
+export interface SeatClock {
+  endsAt: number;
+  away: boolean;
+}
+
+/** The clock of the turn being played, as the server sends it in each state. */
+export interface TurnTimer {
+  seat: number;
+  ends_at: number;
+  ms_left: number;
+  away: boolean;
 }
 
 export type RoomStatus = "waiting" | "playing" | "finished";
@@ -48,6 +68,13 @@ export interface Room {
   spectators: number;
   created: number;
   round?: number;
+  /** The turn time the host set (0: none). */
+  turn_seconds?: number;
+  /** The host lost their connection: the room closes then (server time, ms) unless they
+   * come back. */
+  closes_at?: number | null;
+  /** The same, as milliseconds from when the server sent this room object. */
+  closes_in_ms?: number | null;
 }
 
 export interface LegalMove {
@@ -84,6 +111,18 @@ export interface GameState {
   can_undo?: boolean;
   /** Which game of the room this is: a rematch starts the next round (and version 0 again). */
   round?: number;
+  /** The game log lines the server wrote for this seat: the new ones, or with `log_full` the
+   * whole log (the first state after a join, or a new game). */
+  log?: LogLine[];
+  log_full?: boolean;
+  turn_timer?: TurnTimer | null;
+  /** Versions whose lines a take-back removed. */
+  log_undone?: number[];
+}
+
+export interface LogLine {
+  version: number;
+  text: string;
 }
 
 export interface ChatMessage {
@@ -98,9 +137,16 @@ export type Ack<T = Record<string, unknown>> =
   | ({ ok: true } & T)
   | { ok: false; error: ApiErrorBody };
 
-export interface JoinAck {
+/** Which seats this connection plays, as the server worked it out (`join` and `seats`). */
+export interface MySeats {
+  my_seats: number[];
+  spectator: boolean;
+  /** This user held a seat in this game and gave it up: they are back as a spectator. */
+  left_game?: boolean;
+}
+
+export interface JoinAck extends MySeats {
   room: Room;
   seats: number[];
-  spectator: boolean;
   chat: ChatMessage[];
 }

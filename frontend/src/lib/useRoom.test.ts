@@ -3,10 +3,10 @@ import { room, seat, state, view } from "./fixtures";
 import { initialModel, roomReducer, type RoomModel } from "./useRoom";
 import type { JoinAck } from "./types";
 
-const reduce = roomReducer("u1");
+const reduce = roomReducer();
 
 function joined(extra: Partial<JoinAck> = {}): RoomModel {
-  const ack: JoinAck = { room: room({ game: "tic-tac-toe", status: "playing" }), seats: [1], spectator: false, chat: [], ...extra };
+  const ack: JoinAck = { room: room({ game: "tic-tac-toe", status: "playing" }), seats: [1], my_seats: [1], spectator: false, chat: [], ...extra };
   return reduce(initialModel, { type: "joined", ack });
 }
 
@@ -15,18 +15,26 @@ function ttt(version: number, cells: (string | null)[], current: number, extra: 
 }
 
 describe("roomReducer", () => {
-  it("finds this tab's seats from the room, and spectators have none", () => {
+  it("takes this tab's seats from the server's answer, never from the room's seat list", () => {
     const model = joined();
     expect(model.mySeats).toEqual([1]);
     expect(model.spectator).toBe(false);
-    const watcher = roomReducer("someone-else")(initialModel, { type: "room", room: room() });
-    expect(watcher.spectator).toBe(true);
+    // A room that still lists a seat of this user (left) does not make it theirs.
+    const r = room({ seats: [seat(0, "Ada", { user_id: "u0" }), seat(1, "Linus", { user_id: "u1", left: true })] });
+    const back = reduce(initialModel, { type: "joined", ack: { room: r, seats: [], my_seats: [], spectator: true, left_game: true, chat: [] } });
+    expect(back.mySeats).toEqual([]);
+    expect(back.spectator).toBe(true);
+    expect(back.leftGame).toBe(true);
+    expect(reduce(back, { type: "room", room: r }).mySeats).toEqual([]);
   });
 
-  it("counts hot-seat players as this tab's seats, never bots", () => {
-    const r = room({ seats: [seat(0, "Ada", { user_id: "u1" }), seat(1, "Bot", { kind: "bot", user_id: null }),
-      seat(2, "Grace", { kind: "local", user_id: "u1" })] });
-    expect(reduce(initialModel, { type: "room", room: r }).mySeats).toEqual([0, 2]);
+  it("follows the seats event, and drops the states of a seat no longer played here", () => {
+    let model = joined();
+    model = reduce(model, { type: "state", state: ttt(0, Array(9).fill(null), 0) });
+    model = reduce(model, { type: "seats", seats: { my_seats: [], spectator: true, left_game: true } });
+    expect(model.mySeats).toEqual([]);
+    expect(model.spectator).toBe(true);
+    expect(model.states["1"]).toBeUndefined();
   });
 
   it("keeps the newest state and ignores an older one", () => {
@@ -37,25 +45,55 @@ describe("roomReducer", () => {
     expect(model.states["1"].version).toBe(2);
   });
 
-  it("writes the game log from the changes between states", () => {
+  it("keeps the game log the server writes: the whole log, new lines, lines taken back", () => {
     let model = joined();
     const empty = Array(9).fill(null);
-    model = reduce(model, { type: "state", state: ttt(0, empty, 0) });
-    model = reduce(model, { type: "state", state: ttt(1, ["X", ...empty.slice(1)], 1) });
+    const begins = { version: 0, text: "The game begins" };
+    const put = { version: 1, text: "Ada put X in the top left" };
+    model = reduce(model, { type: "state", state: { ...ttt(0, empty, 0), log: [begins], log_full: true } });
+    model = reduce(model, { type: "state", state: { ...ttt(1, ["X", ...empty.slice(1)], 1), log: [put] } });
     expect(model.log.map((e) => e.text)).toEqual(["The game begins", "Ada put X in the top left"]);
+    model = reduce(model, { type: "state", state: { ...ttt(2, empty, 0), log: [], log_undone: [1] } });
+    expect(model.log.map((e) => e.text)).toEqual(["The game begins"]);
+    // A reload: the whole log again replaces what was there.
+    model = reduce(model, { type: "state", state: { ...ttt(2, empty, 0), log: [begins, put], log_full: true } });
+    expect(model.log).toEqual([begins, put]);
+  });
+
+  it("keeps the log of a state that came before the join's answer (a reload)", () => {
+    const begins = { version: 0, text: "The game begins" };
+    let model = reduce(initialModel, { type: "state", state: { ...ttt(0, Array(9).fill(null), 0), log: [begins], log_full: true } });
+    expect(model.log).toEqual([]);
+    model = reduce(model, { type: "joined", ack: { room: room({ game: "tic-tac-toe", status: "playing" }), seats: [1], my_seats: [1], spectator: false, chat: [] } });
+    expect(model.log).toEqual([begins]);
   });
 
   it("starts afresh when a rematch begins a new round", () => {
     let model = joined();
     const empty = Array(9).fill(null);
     model = reduce(model, { type: "state", state: { ...ttt(9, empty, 0, { result: { winner: 0 } }), round: 1 } });
-    model = reduce(model, { type: "state", state: { ...ttt(0, empty, 0), round: 2 } });
+    model = reduce(model, { type: "state", state: { ...ttt(0, empty, 0), round: 2, log: [{ version: 0, text: "The game begins" }], log_full: true } });
     expect(model.states["1"].version).toBe(0);
     expect(model.states["1"].round).toBe(2);
     expect(model.log.map((e) => e.text)).toEqual(["The game begins"]);
     // A late message of the old round changes nothing.
     const late = reduce(model, { type: "state", state: { ...ttt(10, empty, 1), round: 1 } });
     expect(late).toBe(model);
+  });
+
+  it("counts down from what the server says is left, on this browser's clock", () => {
+    const before = Date.now();
+    let model = joined();
+    model = reduce(model, { type: "room", room: room({ closes_in_ms: 17_000, closes_at: 1 }) });
+    expect(model.closesAt).toBeGreaterThanOrEqual(before + 17_000);
+    model = reduce(model, { type: "room", room: room({ closes_in_ms: null, closes_at: null }) });
+    expect(model.closesAt).toBeNull();
+    const timer = { seat: 0, ends_at: 1, ms_left: 30_000, away: false };
+    model = reduce(model, { type: "state", state: { ...ttt(0, Array(9).fill(null), 0), turn_timer: timer } });
+    expect(model.clock?.seat).toBe(0);
+    expect(model.clock?.endsAt).toBeGreaterThanOrEqual(before + 30_000);
+    model = reduce(model, { type: "state", state: { ...ttt(1, Array(9).fill(null), 1), turn_timer: null } });
+    expect(model.clock).toBeNull();
   });
 
   it("adds chat once, and remembers a closed room", () => {

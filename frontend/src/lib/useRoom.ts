@@ -1,26 +1,31 @@
 // The live state of one room for React: the room, this tab's seats, their game states, the chat
 // and a log of the game, kept up to date by a RoomConnection.
-import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
+import { useCallback, useEffect, useReducer, useRef } from "react";
 import { RoomConnection, type LinkStatus } from "./connection";
-import { describeChange } from "./describe";
-import type { Ack, ChatMessage, GameState, JoinAck, Room } from "./types";
+import type { Ack, ChatMessage, GameState, JoinAck, LogLine, MySeats, Room } from "./types";
 
 export const SPECTATOR = "spectator";
 const MAX_LOG = 200;
 
-export interface LogEntry {
-  version: number;
-  text: string;
-}
+export type LogEntry = LogLine;
 
 export interface RoomModel {
   status: LinkStatus;
   room: Room | null;
   mySeats: number[];
   spectator: boolean;
+  /** This user gave up (or lost) their seat in this game and is back as a spectator. */
+  leftGame: boolean;
+  /** The host is away: when the room closes unless they come back (this browser's clock). */
+  closesAt: number | null;
+  /** The clock of the turn being played (this browser's clock), the same for everyone. */
+  clock: { seat: number; endsAt: number; away: boolean } | null;
   states: Record<string, GameState>;
   chat: ChatMessage[];
+  /** The game log shown: the one of this tab's first seat, or the spectators'. */
   log: LogEntry[];
+  /** The game log of every seat this tab gets states for, by state key. */
+  logs: Record<string, LogEntry[]>;
   closed: string | null;
   fatal: { code: string; message: string } | null;
 }
@@ -29,6 +34,7 @@ export type RoomEvent =
   | { type: "status"; status: LinkStatus }
   | { type: "joined"; ack: JoinAck }
   | { type: "room"; room: Room }
+  | { type: "seats"; seats: MySeats }
   | { type: "state"; state: GameState }
   | { type: "chat"; message: ChatMessage }
   | { type: "closed"; reason: string }
@@ -39,9 +45,13 @@ export const initialModel: RoomModel = {
   room: null,
   mySeats: [],
   spectator: false,
+  leftGame: false,
+  closesAt: null,
+  clock: null,
   states: {},
   chat: [],
   log: [],
+  logs: {},
   closed: null,
   fatal: null,
 };
@@ -51,17 +61,25 @@ export function stateKey(seat: number | null): string {
   return seat === null ? SPECTATOR : String(seat);
 }
 
-function seatsOf(room: Room, userId: string): number[] {
-  return room.seats.filter((s) => s.user_id === userId && s.kind !== "bot").map((s) => s.seat);
+/** The seats the server says this connection plays: the only source of them. */
+function withSeats(model: RoomModel, seats: MySeats): RoomModel {
+  const mySeats = Array.isArray(seats.my_seats) ? seats.my_seats : [];
+  const spectator = mySeats.length === 0;
+  const stale = (key: string) => key !== SPECTATOR && !mySeats.includes(Number(key));
+  // States of seats no longer played here are dropped, so a lost seat is never drawn as ours.
+  const states = Object.fromEntries(Object.entries(model.states).filter(([key]) => !stale(key)));
+  return shownLog({ ...model, mySeats, spectator, leftGame: Boolean(seats.left_game), states });
 }
 
-function withRoom(model: RoomModel, room: Room, userId: string): RoomModel {
-  const mySeats = seatsOf(room, userId);
-  const next = { ...model, room, mySeats, spectator: mySeats.length === 0 };
+function withRoom(model: RoomModel, room: Room): RoomModel {
+  // The server sends how long is left, so the countdown never depends on the two clocks agreeing.
+  const left = room.closes_in_ms;
+  const closesAt = typeof left === "number" ? Date.now() + left : null;
+  const next = { ...model, room, closesAt };
   // Without round numbers, a game starting (start or rematch) is the only sign of a new game.
   const rounds = Object.values(model.states).some((s) => typeof s.round === "number");
   const newGame = room.status === "playing" && model.room !== null && model.room.status !== "playing";
-  return newGame && !rounds ? { ...next, states: {}, log: [] } : next;
+  return newGame && !rounds ? { ...next, states: {}, log: [], logs: {} } : next;
 }
 
 /** Orders states of a room: a later round first, then a later version. */
@@ -77,34 +95,46 @@ function withState(model: RoomModel, state: GameState): RoomModel {
   if (known.some((s) => (s.round ?? 0) > (state.round ?? 0))) return model;
   // A new round (a rematch): the previous game's states and log are gone.
   const fresh = known.some((s) => (s.round ?? 0) < (state.round ?? 0));
-  const base = fresh ? { ...model, states: {}, log: [] } : model;
+  const base = fresh ? { ...model, states: {}, log: [], logs: {} } : model;
   const previous = base.states[key];
   if (previous && isOlder(state, previous)) return model;
   const states = { ...base.states, [key]: state };
-  // The log follows one stream only (the first seat of this tab, or the spectator's view).
-  const logKey = base.mySeats.length ? String(Math.min(...base.mySeats)) : SPECTATOR;
-  let log = base.log;
-  if (key === logKey && base.room && (!previous || state.version > previous.version)) {
-    const names = base.room.seats.map((s) => s.name);
-    const lines = describeChange(previous?.view ?? null, state.view, names);
-    if (lines.length) {
-      log = [...log, ...lines.map((text) => ({ version: state.version, text }))].slice(-MAX_LOG);
-    }
-  }
-  return { ...base, states, log };
+  // The lines come written from the server, so a reload gets them all back. Every stream is
+  // kept: the first state after a join comes before the answer that says which seats are ours.
+  const logs = { ...base.logs, [key]: withLog(base.logs[key] ?? [], state) };
+  const timer = state.turn_timer;
+  const clock = timer ? { seat: timer.seat, endsAt: Date.now() + timer.ms_left, away: timer.away } : null;
+  return shownLog({ ...base, states, logs, clock: state.turn_timer === undefined ? base.clock : clock });
 }
 
-export function roomReducer(userId: string) {
+/** The log shown follows one stream: this tab's first seat, or the spectator's view. */
+function shownLog(model: RoomModel): RoomModel {
+  const key = model.mySeats.length ? String(Math.min(...model.mySeats)) : SPECTATOR;
+  return { ...model, log: model.logs[key] ?? [] };
+}
+
+/** The log after a state: replaced by a whole log, or less the lines taken back plus the new. */
+function withLog(log: LogEntry[], state: GameState): LogEntry[] {
+  const lines = Array.isArray(state.log) ? state.log : [];
+  if (state.log_full) return lines.slice(-MAX_LOG);
+  const undone = new Set(state.log_undone ?? []);
+  const kept = undone.size ? log.filter((line) => !undone.has(line.version)) : log;
+  return lines.length || undone.size ? [...kept, ...lines].slice(-MAX_LOG) : log;
+}
+
+export function roomReducer() {
   return (model: RoomModel, event: RoomEvent): RoomModel => {
     switch (event.type) {
       case "status":
         return { ...model, status: event.status };
       case "joined": {
-        const next = withRoom(model, event.ack.room, userId);
+        const next = withSeats(withRoom(model, event.ack.room), event.ack);
         return { ...next, chat: event.ack.chat ?? [], fatal: null };
       }
       case "room":
-        return withRoom(model, event.room, userId);
+        return withRoom(model, event.room);
+      case "seats":
+        return withSeats(model, event.seats);
       case "state":
         return withState(model, event.state);
       case "chat":
@@ -117,6 +147,8 @@ export function roomReducer(userId: string) {
     }
   };
 }
+
+const reduceRoom = roomReducer();
 
 export interface RoomActions {
   send(event: string, payload?: object): Promise<Ack>;
@@ -131,8 +163,7 @@ export function useRoom(
   spectate: boolean,
   enabled: boolean,
 ): [RoomModel, RoomActions] {
-  const reducer = useMemo(() => roomReducer(identity?.userId ?? ""), [identity?.userId]);
-  const [model, dispatch] = useReducer(reducer, initialModel);
+  const [model, dispatch] = useReducer(reduceRoom, initialModel);
   const connection = useRef<RoomConnection | null>(null);
 
   useEffect(() => {
@@ -141,6 +172,7 @@ export function useRoom(
       onStatus: (status) => dispatch({ type: "status", status }),
       onJoined: (ack) => dispatch({ type: "joined", ack }),
       onRoom: (room) => dispatch({ type: "room", room }),
+      onSeats: (seats) => dispatch({ type: "seats", seats }),
       onState: (state) => dispatch({ type: "state", state }),
       onChat: (message) => dispatch({ type: "chat", message }),
       onClosed: (reason) => dispatch({ type: "closed", reason }),

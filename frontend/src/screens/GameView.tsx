@@ -6,7 +6,9 @@ import { TicTacToe } from "../games/TicTacToe";
 import { seatName, type BoardProps } from "../games/types";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { EyeIcon, TrophyIcon } from "../components/Icons";
+import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { nameCardsIn } from "../lib/cards";
+import { clockText, useSecondsLeft } from "../lib/useCountdown";
 import { useAlertSetting, useTurnAlert } from "../lib/turnAlert";
 import type { LogEntry } from "../lib/useRoom";
 import { SPECTATOR } from "../lib/useRoom";
@@ -27,6 +29,12 @@ export interface GameViewProps {
   userId: string;
   mySeats: number[];
   spectator: boolean;
+  /** This user gave up (or lost) their seat in this game: they watch it now. */
+  leftGame?: boolean;
+  /** The clock of the turn being played (this browser's clock). */
+  clock?: { seat: number; endsAt: number; away: boolean } | null;
+  /** The turn times the host may set. */
+  turnTimes?: number[];
   states: Record<string, GameState>;
   log: LogEntry[];
   send: (event: string, payload?: object) => Promise<Ack>;
@@ -115,7 +123,8 @@ function statusLine(state: GameState, room: Room, seat: number | null, mine: num
 
 /** The table during a game: status, board, result and rematch, the log. */
 export function GameView(props: GameViewProps): ReactElement {
-  const { room, userId, mySeats, spectator, states, log, send, onLeave, chat } = props;
+  const { room, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
+    onLeave, chat } = props;
   const lastShown = useRef<number | null>(null);
   const seat = spectator ? null : chooseSeat(mySeats, states, lastShown.current);
   lastShown.current = seat;
@@ -159,13 +168,19 @@ export function GameView(props: GameViewProps): ReactElement {
     setBusy(false);
     if (!ack.ok) setError(ack.error.message);
   };
-  const act = async (event: "undo" | "rematch") => {
+  const act = async (event: "undo" | "rematch" | "back") => {
     const payload = event === "undo" && seat !== null ? { seat } : {};
     const ack = await send(event, payload);
     if (!ack.ok) setError(ack.error.message);
   };
 
   const Board = BOARDS[room.game];
+  // The acting seat's clock is drawn on its seat, for everyone.
+  const running = clock && !state.result ? clock : null;
+  const seats = running
+    ? room.seats.map((s) => (s.seat === running.seat ? { ...s, clock: { endsAt: running.endsAt, away: running.away } } : s))
+    : room.seats;
+  const awayHere = !spectator && room.seats.some((s) => mySeats.includes(s.seat) && s.away && !s.left);
   const playing = !state.result && !spectator && mySeats.length > 0;
   const leaveText = isHost ? "Close room" : "Leave";
   return (
@@ -178,11 +193,29 @@ export function GameView(props: GameViewProps): ReactElement {
         </div>
         <ResultBox state={state} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
           onRematch={() => void act("rematch")} />
-        {spectator && <p className="spectator-note" role="note"><EyeIcon /> {PRIVATE_HANDS.has(room.game) ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
+        {spectator && leftGame && (
+          <p className="spectator-note" role="note" data-testid="left-game">
+            <EyeIcon /> You left this game: you are watching.
+            <button type="button" className="btn btn-small" onClick={onLeave}>Back to the lounge</button>
+          </p>
+        )}
+        {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {PRIVATE_HANDS.has(room.game) ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
+        {running && (
+          <TurnClockLine clock={running} name={mySeats.includes(running.seat) && mySeats.length === 1
+            ? null : seatName(room.seats, running.seat)} />
+        )}
+        {awayHere && !state.result && (
+          <div className="banner banner-warn away-note" role="status" data-testid="away-note">
+            You are away: a bot plays your turns.
+            <button type="button" className="btn btn-small btn-primary" onClick={() => void act("back")}>
+              I’m back
+            </button>
+          </div>
+        )}
         {error && <p className="error-msg" role="alert">{nameCardsIn(error)}</p>}
         {Board ? (
           <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
-          <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={room.seats}
+          <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
             play={play} busy={busy} hideHand={hideHand} mover={mover}
             owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
           </ErrorBoundary>
@@ -211,6 +244,12 @@ export function GameView(props: GameViewProps): ReactElement {
           <LogList log={log} />
         </section>
         {chat}
+        {isHost && !state.result && (
+          <HostTurnTools room={room} mySeats={mySeats} times={turnTimes} send={send} />
+        )}
+        {!isHost && (room.turn_seconds ?? 0) > 0 && (
+          <TurnTimeSelect room={room} isHost={false} times={turnTimes} send={send} />
+        )}
         {!spectator && (
           <label className="toggle panel alert-toggle">
             <input type="checkbox" checked={alerts.on} onChange={alerts.toggle} data-testid="alert-toggle" />
@@ -251,6 +290,41 @@ export function GameView(props: GameViewProps): ReactElement {
         )}
       </aside>
     </div>
+  );
+}
+
+/** The clock of the turn being played, in words, under the turn line. */
+function TurnClockLine({ clock, name }: { clock: { endsAt: number; away: boolean }; name: string | null }): ReactElement {
+  const left = useSecondsLeft(clock.endsAt) ?? 0;
+  const whose = name === null ? "your turn" : `${name}’s turn`;
+  return (
+    <p className={`turn-clock-line ${left <= 10 ? "is-short" : ""}`} data-testid="turn-clock" aria-live="off">
+      {clock.away ? `${name ?? "You"} ${name === null ? "are" : "is"} away: a bot plays in ${left} s` : `${clockText(left)} left for ${whose}`}
+    </p>
+  );
+}
+
+/** The host's tools during a game: the turn time, and a bot for a player who is gone. */
+function HostTurnTools({ room, mySeats, times, send }: {
+  room: Room; mySeats: number[]; times: number[]; send: (event: string, payload?: object) => Promise<Ack>;
+}): ReactElement {
+  const [error, setError] = useState<string | null>(null);
+  const gone = room.seats.filter((s) => s.kind !== "bot" && !s.left && !s.away && !mySeats.includes(s.seat) &&
+    !s.connected);
+  const handOver = async (seat: number) => {
+    const ack = await send("stand_in", { seat });
+    setError(ack.ok ? null : ack.error.message);
+  };
+  return (
+    <section className="panel stack" aria-label="Host tools">
+      <TurnTimeSelect room={room} isHost times={times} send={send} />
+      {gone.map((s) => (
+        <button key={s.seat} type="button" className="btn btn-small" onClick={() => void handOver(s.seat)}>
+          Let a bot play for {s.name}
+        </button>
+      ))}
+      {error && <p className="error-msg" role="alert">{error}</p>}
+    </section>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
+import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { useGames } from "../lib/useGames";
 import type { Ack, Room, SeatInfo } from "../lib/types";
 
@@ -7,6 +8,8 @@ export interface LobbyProps {
   room: Room;
   userId: string;
   mySeats: number[];
+  /** The turn times the host may set (the server's list). */
+  turnTimes?: number[];
   spectator: boolean;
   send: (event: string, payload?: object) => Promise<Ack>;
   onLeave: () => void;
@@ -103,7 +106,7 @@ function HostTools({ room, send, setError }: {
 }
 
 /** The room before the game: seats, invite, host controls, ready and leave. */
-export function Lobby({ room, userId, mySeats, spectator, send, onLeave }: LobbyProps): ReactElement {
+export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave }: LobbyProps): ReactElement {
   const [error, setError] = useState<string | null>(null);
   const isHost = room.host === userId;
   const mine = room.seats.find((s) => mySeats.includes(s.seat) && s.kind === "human");
@@ -150,6 +153,7 @@ export function Lobby({ room, userId, mySeats, spectator, send, onLeave }: Lobby
         ))}
       </ul>
       {isHost && <HostTools room={room} send={send} setError={setError} />}
+      <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} />
       {error && <p className="error-msg" role="alert">{error}</p>}
       <div className="btn-row">
         {isHost && (

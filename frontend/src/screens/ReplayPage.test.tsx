@@ -18,9 +18,10 @@ const replay: Replay = {
     { seat: 1, name: "Grace", kind: "human", user_id: "g", level: null },
   ],
   steps: [
-    { version: 0, seat: null, move: null, args: [], view: board(empty, 0) },
-    { version: 1, seat: 0, move: "place", args: [4], view: board([null, null, null, null, 0, null, null, null, null], 1) },
-    { version: 2, seat: 1, move: "place", args: [0], view: board([1, null, null, null, 0, null, null, null, null], 2) },
+    { version: 0, seat: null, move: null, args: [], view: board(empty, 0), log: ["The game begins"] },
+    { version: 1, seat: 0, move: "place", args: [4], view: board([null, null, null, null, 0, null, null, null, null], 1), log: ["Ada put X in the centre"] },
+    { version: 2, seat: 1, move: "place", args: [0], view: board([1, null, null, null, 0, null, null, null, null], 2), actor: "timeout",
+      log: ["Grace's time ran out: a bot played for them", "Grace put O in the top left"] },
   ],
 };
 
@@ -29,10 +30,14 @@ describe("the replay page", () => {
     render(<ReplayView replay={replay} />);
     expect(screen.getByRole("heading", { name: /Tic-Tac-Toe: Ada won/ })).toBeInTheDocument();
     expect(screen.getByText("Step 0 of 2")).toBeInTheDocument();
+    expect(screen.getByTestId("replay-step")).toHaveTextContent("The game begins");
     fireEvent.click(screen.getByRole("button", { name: "Next" }));
     expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();
+    expect(screen.getByTestId("replay-step")).toHaveTextContent("Ada put X in the centre");
+    expect(screen.queryByText("Played by a bot standing in")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Last" }));
     expect(screen.getByText("Step 2 of 2")).toBeInTheDocument();
+    expect(screen.getByText("Played by a bot standing in")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Next" })).toBeDisabled();
     fireEvent.keyDown(screen.getByRole("region", { name: /Replay of/ }), { key: "ArrowLeft" });
     expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();

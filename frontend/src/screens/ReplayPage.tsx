@@ -5,7 +5,6 @@ import { Poker99 } from "../games/Poker99";
 import { Slapjack } from "../games/Slapjack";
 import { TicTacToe } from "../games/TicTacToe";
 import type { BoardProps } from "../games/types";
-import { describeChange } from "../lib/describe";
 import { fetchReplay, fetchRoomMatches, resultText, seatsOf, type MatchSummary, type Replay } from "../lib/history";
 import { Link } from "../lib/router";
 
@@ -60,8 +59,7 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
   }, [playing, index, last]);
   const step = replay.steps[index];
   const seats = seatsOf(replay.players);
-  const names = replay.players.map((p) => p.name);
-  const lines = describeChange(index > 0 ? replay.steps[index - 1].view : null, step.view, names);
+  const lines = step.log ?? [];
   const Board = BOARDS[replay.game];
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "ArrowRight") go(index + 1);
@@ -86,7 +84,10 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
         <span>Step {index} of {last}</span>
         <input type="range" min={0} max={last} value={index} onChange={(e) => go(Number(e.target.value))} />
       </label>
-      <p aria-live="polite" data-testid="replay-step">{lines.join(". ") || (index === 0 ? "The deal" : "…")}</p>
+      <p aria-live="polite" data-testid="replay-step">
+        {lines.join(". ") || (index === 0 ? "The deal" : "…")}
+        {step.actor && step.actor !== "player" && <span className="pill pill-bot stand-in-tag">Played by a bot standing in</span>}
+      </p>
       <div className="replay-board" data-testid="replay-board">
         <ErrorBoundary message="This step cannot be drawn." resetKey={index}>
           {Board ? (

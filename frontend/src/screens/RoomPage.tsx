@@ -4,7 +4,10 @@ import { forgetIdentity, getIdentity, getName, saveName, validName, type Identit
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
+import { useGames } from "../lib/useGames";
 import { useRoom } from "../lib/useRoom";
+import type { Room } from "../lib/types";
+import { useSecondsLeft } from "../lib/useCountdown";
 import { useTitle } from "../lib/useTitle";
 import { GameView } from "./GameView";
 import { Lobby } from "./Lobby";
@@ -41,6 +44,20 @@ function AskName({ code, onDone }: { code: string; onDone: (name: string, specta
         </div>
       </form>
     </main>
+  );
+}
+
+/** What the guests see while the host is away: who, and when the room closes. */
+function HostAway({ room, closesAt }: { room: Room; closesAt: number | null }): ReactElement | null {
+  const left = useSecondsLeft(closesAt);
+  if (left === null) return null;
+  const host = room.seats[0]?.name ?? "The host";
+  return (
+    <div className="banner banner-warn" role="status" data-testid="host-away">
+      {left > 0
+        ? `${host} lost connection; the room closes in ${left} s unless they come back.`
+        : `${host} did not come back: the room is closing…`}
+    </div>
   );
 }
 
@@ -83,6 +100,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   }, []);
   useEffect(loadIdentity, [loadIdentity]);
 
+  const games = useGames();
   const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false, entry !== null);
   useTitle(hidden ? null : model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
   const { room: joined } = model;
@@ -144,6 +162,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   }
 
   const { room } = model;
+  const turnTimes = games.data?.turn_times ?? [];
   const banner = model.status === "reconnecting" && (
     <div className="banner banner-warn" role="status" data-testid="reconnecting">
       <span className="spinner" aria-hidden="true" /> Connection lost: reconnecting…
@@ -164,16 +183,17 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   return (
     <>
       {banner}
+      {room.host !== identity.userId && <HostAway room={room} closesAt={model.closesAt} />}
       <main className="page">
         {room.status === "waiting" ? (
           <div className="room-layout">
             <Lobby room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-              send={actions.send} onLeave={() => void leave()} />
+              turnTimes={turnTimes} send={actions.send} onLeave={() => void leave()} />
             {chat}
           </div>
         ) : (
           <GameView room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-            states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
+            leftGame={model.leftGame} clock={model.clock} turnTimes={turnTimes} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
         )}
       </main>
     </>

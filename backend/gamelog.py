@@ -1,0 +1,87 @@
+"""The game log of a room's current game, written on the server for each reader (each seat,
+and the spectators), from the match log: every line comes from two views that reader may
+see (:mod:`shared_rules.describe`), so no line names a card hidden from its reader.
+
+Clients get the whole log with the first state after they join, then only the new lines with
+each state; a take-back removes the lines of the move it took back.
+"""
+
+from __future__ import annotations
+
+from shared_rules import Match, new_match
+from shared_rules.describe import BEGINS, describe, who
+
+Reader = int | None
+Line = dict  # {"version": int, "text": str}
+
+
+def step(match: Match, entry: dict) -> Match:
+    """The match after one entry of a match log."""
+    seat, move = entry["seat"], entry["move"]
+    if move == "drop":
+        return match.drop(seat)
+    if move == "undo":
+        return match.undo(seat)
+    return match.apply(seat, move, *entry["args"])
+
+
+def stand_in_line(reason: str | None, names: list[str], seat: int) -> list[str]:
+    """The line saying a bot played for a player (before the line of the move itself)."""
+    if reason is None:
+        return []
+    name = who(names, seat)
+    if reason == "timeout":
+        return [f"{name}'s time ran out: a bot played for them"]
+    return [f"A bot played for {name}, who is away"]
+
+
+class GameLog:
+    """The lines of one game for every reader, and what each was last told."""
+
+    def __init__(self, round_: int, match: Match, names: list[str],
+                 stand_ins: dict[int, str] | None = None) -> None:
+        self.round = round_
+        self.readers: list[Reader] = [None, *range(match.num_players)]
+        self.lines: dict[Reader, list[Line]] = {r: [] for r in self.readers}
+        self.played: list[int] = []  # the versions of moves a take-back could remove
+        self.match = new_match(match.game.slug, match.num_players, match.seed)
+        for reader in self.readers:
+            self.lines[reader].append({"version": 0, "text": BEGINS})
+        self.advance(match, names, stand_ins)
+
+    def follows(self, round_: int, match: Match) -> bool:
+        """Whether ``match`` is this log's game, at or after what it has described."""
+        return round_ == self.round and match.version >= self.match.version and (
+            match.version > self.match.version or match is self.match)
+
+    def advance(self, match: Match, names: list[str],
+                stand_ins: dict[int, str] | None = None) -> dict[Reader, dict]:
+        """Describe every action from where the log is to ``match`` (``stand_ins``: the
+        versions a bot played for a player, and why); per reader, the news:
+        ``{"log": [new lines], "log_undone": [versions whose lines are gone]}``."""
+        stand_ins = stand_ins or {}
+        news: dict[Reader, dict] = {r: {"log": [], "log_undone": []} for r in self.readers}
+        for entry in match.log_tail(match.version - self.match.version):
+            before, after = self.match, step(self.match, entry)
+            if entry["move"] == "undo" and self.played:
+                taken = self.played.pop()
+                for reader in self.readers:
+                    self.lines[reader] = [x for x in self.lines[reader]
+                                          if x["version"] != taken]
+                    news[reader]["log_undone"].append(taken)
+            elif entry["move"] != "drop":
+                self.played.append(after.version)
+            said = stand_in_line(stand_ins.get(after.version), names, entry["seat"])
+            for reader in self.readers:
+                for text in said + describe(before.view(reader), after.view(reader), names,
+                                            entry["seat"], entry["move"]):
+                    line = {"version": after.version, "text": text}
+                    self.lines[reader].append(line)
+                    news[reader]["log"].append(line)
+            self.match = after
+        self.match = match  # the room's own object, so that the next change follows from it
+        return news
+
+    def full(self, reader: Reader) -> dict:
+        """The whole log of one reader, to replace what a client has."""
+        return {"log": list(self.lines.get(reader, [])), "log_full": True}

@@ -1,0 +1,21 @@
+// A countdown to a moment on this browser's clock, ticking while shown. The server sends how
+// many milliseconds are left (never only its own time), so the two clocks need not agree.
+import { useEffect, useState } from "react";
+
+/** Whole seconds left until `at` (ms, this browser's clock), or null without a moment. */
+export function useSecondsLeft(at: number | null): number | null {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (at === null) return undefined;
+    setNow(Date.now());
+    const timer = window.setInterval(() => setNow(Date.now()), 250);
+    return () => window.clearInterval(timer);
+  }, [at]);
+  return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** "0:27", "1:05". */
+export function clockText(seconds: number): string {
+  const s = Math.max(0, seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}

@@ -1,0 +1,38 @@
+"""The game log is written by the server (issue 13): it is all there again after a reload, and
+a take-back removes its line from every browser (Tic-Tac-Toe)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .helpers import host_room, join_by_code, shot
+
+
+def log_lines(page) -> list[str]:
+    return page.get_by_test_id("game-log").locator("li").all_inner_texts()
+
+
+def test_log_after_reload_and_a_take_back_removes_its_line(open_tab, shots):
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
+    grace = open_tab("/")
+    join_by_code(grace, "Grace", code)
+    grace.get_by_role("button", name="I’m ready").click()
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
+    ada.get_by_role("button", name="Start game").click()
+
+    ada.get_by_test_id("cell-4").click()
+    expect(grace.get_by_test_id("game-log")).to_contain_text("Ada put X in the centre")
+    ada.get_by_role("button", name="Take back").click()
+    for page in (ada, grace):
+        expect(page.get_by_test_id("game-log")).not_to_contain_text("Ada put X in the centre")
+    ada.get_by_test_id("cell-0").click()
+    expect(grace.get_by_test_id("turn")).to_have_text("Your turn")
+    grace.get_by_test_id("cell-8").click()
+    expected = ["The game begins", "Ada put X in the top left", "Grace put O in the bottom right"]
+    expect(grace.get_by_test_id("game-log").locator("li")).to_have_text(expected)
+
+    grace.reload()
+    expect(grace.get_by_test_id("game-log").locator("li")).to_have_text(expected)
+    shot(grace, shots, "log-after-reload", full_page=False)
+    assert log_lines(ada) == expected

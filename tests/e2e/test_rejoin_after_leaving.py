@@ -1,0 +1,41 @@
+"""A player who left a game and opens its link again watches it (issue 13): the server says
+which seats are theirs, so the old seat still listed with their id never makes the table wait
+for a state that cannot come ("Dealing the cards…" forever)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .helpers import host_room, join_by_code, shot
+
+
+def test_rejoin_after_leaving_shows_the_game_to_watch_and_a_way_back(open_tab, shots):
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Nine Locks", public=False)
+    ada.get_by_label("Bot level").select_option("easy")
+    ada.get_by_role("button", name="Add bot").click()
+    grace = open_tab("/")
+    join_by_code(grace, "Grace", code)
+    grace.get_by_role("button", name="I’m ready").click()
+    expect(ada.get_by_test_id("seat-2")).to_contain_text("Ready")
+    ada.get_by_role("button", name="Start game").click()
+    expect(grace.get_by_test_id("table")).to_be_visible()
+
+    grace.get_by_role("button", name="Leave", exact=True).click()
+    grace.get_by_test_id("confirm-leave").get_by_role("button", name="Leave").click()
+    expect(grace.get_by_role("heading", name="Pull up a chair.")).to_be_visible()
+    expect(ada.get_by_test_id("player-2")).to_contain_text("Left")
+
+    grace.goto(f"/r/{code}")  # the invite link again, in the same tab (same player)
+    note = grace.get_by_test_id("left-game")
+    expect(note).to_contain_text("You left this game: you are watching.")
+    table = grace.get_by_test_id("table")
+    expect(table).to_be_visible()
+    expect(grace.get_by_text("Dealing the cards…")).to_have_count(0)
+    expect(grace.get_by_test_id("chat-log")).to_be_attached()
+    assert grace.locator(".card-playable").count() == 0  # nothing of a seat to play
+    shot(grace, shots, "rejoin-after-leaving")
+
+    note.get_by_role("button", name="Back to the lounge").click()
+    expect(grace.get_by_role("heading", name="Pull up a chair.")).to_be_visible()
+    expect(grace.get_by_test_id("back-to-table")).to_have_count(0)
