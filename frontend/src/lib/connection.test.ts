@@ -132,6 +132,7 @@ describe("RoomConnection", () => {
       onStatus: (status) => statuses.push(status),
       onJoined: () => undefined,
       onRoom: () => undefined,
+      onSeats: () => undefined,
       onState: () => undefined,
       onChat: () => undefined,
       onClosed: () => undefined,
