@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 REDIS_OPTIONS = {"socket_timeout": 2.0, "socket_connect_timeout": 2.0,
                  "health_check_interval": 5, "retry_on_timeout": False}
 POLL_SECONDS = 1.0
+POOL_SIZE = 64  # Redis connections a process may hold for publishing
+POOL_WAIT_SECONDS = 2.0  # how long a publish waits for a free one
 RETRY_SECONDS = 0.5
 
 
@@ -72,13 +74,10 @@ class ClusterBus(socketio.RedisManager):
         return self._send(self.channel, self.json.dumps(data))
 
     def _send(self, channel: str, payload: bytes | str) -> int:
-        for attempt in (1, 2):
+        for attempt in (1, 2):  # redis-py replaces a broken connection by itself
             try:
-                if not self.connected:
-                    self._redis_connect()
-                return self.redis.publish(channel, payload)
+                return self._client().publish(channel, payload)
             except Exception as exc:
-                self.connected = False
                 if attempt == 2:
                     self.lost += 1
                     log.error("Redis: a message to %s was not sent (%s)", channel, exc)
@@ -88,18 +87,29 @@ class ClusterBus(socketio.RedisManager):
     def command(self, name: str, *args: Any) -> Any:
         """Run one Redis command on the manager's connection pool; BusDown if it fails."""
         try:
-            if not self.connected:
-                self._redis_connect()
-            return self.redis.execute_command(name, *args)
+            return self._client().execute_command(name, *args)
         except Exception as exc:
-            self.connected = False
             raise BusDown(str(exc)) from None
 
     def pipeline(self) -> Any:
         """A pipeline on the manager's connection pool (its errors are the caller's)."""
-        if not self.connected:
-            self._redis_connect()
-        return self.redis.pipeline(transaction=False)
+        return self._client().pipeline(transaction=False)
+
+    def _client(self) -> Any:
+        # One client for the process's life, on a pool that makes a green thread wait for a
+        # free connection rather than fail: a client replaced after an error would close
+        # connections other green threads are still using (a storm of reconnections).
+        if self.redis is None:
+            module = self._get_redis_module()
+            pool = module.BlockingConnectionPool.from_url(
+                self.redis_url, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS,
+                **self.redis_options)
+            self.redis = module.Redis(connection_pool=pool)
+            self.connected = True
+        return self.redis
+
+    def _redis_connect(self) -> None:  # the stock manager's publishes come through here
+        self._client()
 
     # -- listening ---------------------------------------------------------------------------
 

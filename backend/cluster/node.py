@@ -229,6 +229,8 @@ class ClusterNode:
         if kind == "emit":
             self.sockets.send(message["to"], message["e"], message["d"])
         elif kind == "reply":
+            for told in message.get("told", ()):
+                self.on_message(channel, told)
             waiter = self.waiting.get(message["id"])
             if waiter is not None and waiter.answer is None:
                 waiter.answer = message["a"]
@@ -243,19 +245,24 @@ class ClusterNode:
             self.runtime.spawn(self._moved, message["rooms"], message["owner"])
 
     def _answer(self, message: dict) -> None:
-        request = message["id"]
+        request, sender = message["id"], message["from"]
         answer = self.answers.get(request)
-        if answer is None:
-            if time.time() > message["until"]:
-                return  # its sender has already answered "try again"
-            running = self.running.get(request)
-            if running is not None:  # the same request, retried while it runs
-                running.event.wait(self.config.FORWARD_SECONDS)
-                answer = running.answer or MOVED
-            else:
-                answer = self._run_once(request, message)
-        with contextlib.suppress(BusDown):  # the sender retries, and gets the remembered answer
-            self.bus.to_node(message["from"], {"k": "reply", "id": request, "a": answer})
+        if answer is None and time.time() > message["until"]:
+            return  # its sender has already answered "try again"
+        # What the call tells the sender's connections rides on the answer: one message, not
+        # one for each state (and in order with anything else said to that process meanwhile).
+        self.service.notifier.hold(sender)
+        try:
+            if answer is None:
+                running = self.running.get(request)
+                if running is not None:  # the same request, retried while it runs
+                    running.event.wait(self.config.FORWARD_SECONDS)
+                    answer = running.answer
+                else:
+                    answer = self._run_once(request, message)
+        finally:
+            self.service.notifier.release(sender, {"k": "reply", "id": request,
+                                                   "a": answer or MOVED})
 
     def _run_once(self, request: str, message: dict) -> dict:
         waiter = self.running[request] = Waiter(self.runtime.make_event())

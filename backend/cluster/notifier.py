@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from collections import defaultdict
 
 import orjson
@@ -92,6 +93,8 @@ class ClusterNotifier:
         self.sockets = sockets
         self.bus = bus
         self.directory = directory
+        self.held: dict[str, list] = {}  # process -> [calls running for it, messages held]
+        self.lock = threading.Lock()
 
     def send(self, conn: str, event: str, data: dict) -> None:
         """One message to one connection, on this process or another."""
@@ -130,6 +133,29 @@ class ClusterNotifier:
         with contextlib.suppress(BusDown):
             self.sockets.server.close_room(channel(room.id))
 
+    def hold(self, node: str) -> None:
+        """Keep what is said to a process's connections until :meth:`release` (while the
+        owner runs an event that process forwarded)."""
+        with self.lock:
+            self.held.setdefault(node, [0, []])[0] += 1
+
+    def release(self, node: str, reply: dict) -> None:
+        """Send ``reply`` to the process with everything held for it (as ``told``). Sent with
+        the lock held, so that what is said to that process afterwards follows it."""
+        with self.lock:
+            entry = self.held[node]
+            entry[0] -= 1
+            reply["told"], entry[1] = entry[1], []
+            if entry[0] == 0:
+                del self.held[node]
+            with contextlib.suppress(BusDown):  # the sender retries, and gets the answer again
+                self.bus.to_node(node, reply)
+
     def _to(self, node: str, message: dict) -> None:
+        with self.lock:
+            entry = self.held.get(node)
+            if entry is not None:
+                entry[1].append(message)
+                return
         with contextlib.suppress(BusDown):  # counted and logged by the bus
             self.bus.to_node(node, message)
