@@ -667,7 +667,8 @@ def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode
             "lounge_cpu_pct": window["lounge"] * 100, "redis_cpu_pct": window["redis"] * 100,
             "haproxy_cpu_pct": window["haproxy"] * 100, "cpu_us_per_move": per_move,
             "client_cpu_pct": driven["client_cpu"] * 100, "samples": len(driven["latencies"]),
-            "split_rooms": driven["split_rooms"], "late_s": driven["late_s"]}
+            "split_rooms": driven["split_rooms"], "late_s": driven["late_s"],
+            "load_avg": os.getloadavg()[0]}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -703,7 +704,7 @@ def summarize_cluster(rows: list[dict]) -> list[dict]:
     out = []
     keys = ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "p50_host_mover_ms",
             "p50_guest_mover_ms", "lounge_cpu_pct", "redis_cpu_pct", "haproxy_cpu_pct",
-            "cpu_us_per_move", "client_cpu_pct", "split_rooms")
+            "cpu_us_per_move", "client_cpu_pct", "split_rooms", "load_avg")
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault((row["section"], row["rooms"], row["setup"]), []).append(row)
@@ -727,9 +728,9 @@ def cluster_table(summary: list[dict]) -> str:
     """The cluster runs as a Markdown table: medians, with the range over the runs."""
     lines = ["| setup | rooms | moves/s | x 1 process | p50 ms | p99 ms "
              "| p50 ms, host / guest moved | lounge CPU % | Redis CPU % | HAProxy CPU % "
-             "| CPU us/move | x 1 process | split rooms |",
+             "| CPU us/move | x 1 process | split rooms | load avg |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-             "| ---: | ---: |"]
+             "| ---: | ---: | ---: |"]
 
     def spread(item: dict, key: str, fmt: str) -> str:
         low, high = item[key + "_range"]
@@ -749,7 +750,7 @@ def cluster_table(summary: list[dict]) -> str:
             f"{r['p50_guest_mover_ms']:.2f} | {r['lounge_cpu_pct']:.0f} | "
             f"{r['redis_cpu_pct']:.1f} | {r['haproxy_cpu_pct']:.1f} | "
             f"{spread(r, 'cpu_us_per_move', '.0f')} | {ratio(r, 'cpu_us_per_move')} | "
-            f"{split} |")
+            f"{split} | {r['load_avg']:.1f} |")
     return "\n".join(lines)
 
 
