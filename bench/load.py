@@ -341,6 +341,7 @@ class Tally:
     cpu: float = 0.0
     by_seat: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: []})
     split_rooms: int = 0  # through the balancer: rooms whose players are on different processes
+    placed: dict[str, int] = field(default_factory=dict)  # through the balancer: players by process
     started_at: float = 0.0  # wall time of the measuring window's start
 
     def record_send(self, key: tuple, seat: int) -> None:
@@ -435,17 +436,19 @@ async def lounge_room(urls: list[str], http, tally: Tally, index: int,
     """One Tic-Tac-Toe room of two clients that move as soon as they may. Player ``i`` talks
     to ``urls[i]`` (the room is opened at the host's, which owns it in a cluster); with
     ``placed`` both URLs are the balancer's front and each player stays where it placed them."""
-    players = [await new_player(http, url, placed) for url in urls]
-    sessions = [session for session, _, _ in players]
-    if placed and players[0][2] != players[1][2]:
-        tally.split_rooms += 1
-    headers = {"Authorization": f"Bearer {sessions[0]['token']}", **players[0][1]}
-    async with http.post(f"{urls[0]}/api/rooms", json={"game": "tic-tac-toe", "name": "Host"},
-                         headers=headers) as response:
-        room = await response.json()
     rng = random.Random(index)
-    clients = []
-    for seat, (session, sticky, _) in enumerate(players):
+    clients, placed_on, room = [], [], None
+    # As people arrive: the host opens the room and connects, then the guest comes, so that
+    # HAProxy places the guest knowing where the host is.
+    for seat, url in enumerate(urls):
+        session, sticky, where = await new_player(http, url, placed)
+        placed_on.append(where)
+        if room is None:
+            headers = {"Authorization": f"Bearer {session['token']}", **sticky}
+            async with http.post(f"{url}/api/rooms", json={"game": "tic-tac-toe",
+                                                          "name": "Host"},
+                                 headers=headers) as response:
+                room = await response.json()
         client = LeanClient(http)
         asked: set[int] = set()
 
@@ -469,6 +472,10 @@ async def lounge_room(urls: list[str], http, tally: Tally, index: int,
         ack = await client.call("join", {"room": room["code"], "name": f"P{seat}"})
         assert ack["ok"], ack
         clients.append(client)
+    if placed:
+        tally.split_rooms += placed_on[0] != placed_on[1]
+        for where in placed_on:
+            tally.placed[where] = tally.placed.get(where, 0) + 1
     await clients[1].call("ready", {"ready": True})
     return clients
 
@@ -499,8 +506,10 @@ async def run_rooms(kind: str, url: str, first: int, count: int, start_at: float
     import aiohttp
 
     tally = Tally()
-    connector = aiohttp.TCPConnector(limit=0)
-    # Through the balancer every player carries its own sticky cookie: no shared cookie jar.
+    # Through the balancer every player is a client of its own, as browsers are: its own sticky
+    # cookie (no shared cookie jar), and no HTTP connection kept alive for the next player's
+    # requests (HAProxy would send those to the same process).
+    connector = aiohttp.TCPConnector(limit=0, force_close=kind == "front")
     jar = aiohttp.DummyCookieJar() if kind == "front" else None
     urls = url.split(",")
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as http:
@@ -539,7 +548,7 @@ def worker(kind: str, url: str, first: int, count: int, start_at: float, seconds
                                          MAX_PHASE_SECONDS))
     print(json.dumps({"latencies": tally.latencies, "moves": tally.moves, "cpu": tally.cpu,
                       "by_seat": tally.by_seat, "split_rooms": tally.split_rooms,
-                      "started_at": tally.started_at}), flush=True)
+                      "placed": tally.placed, "started_at": tally.started_at}), flush=True)
 
 
 def drive(kind: str, url: str, rooms: int, seconds: float, workers: int,
@@ -572,7 +581,7 @@ def drive(kind: str, url: str, rooms: int, seconds: float, workers: int,
                 out, _ = proc.communicate(timeout=10)
             outputs.append((proc.returncode, out))
     result = {"latencies": [], "by_seat": {0: [], 1: []}, "moves": 0, "client_cpu": 0.0,
-              "split_rooms": 0, "window": window, "late_s": 0.0}
+              "split_rooms": 0, "placed": {}, "window": window, "late_s": 0.0}
     for returncode, out in outputs:
         if returncode != 0:
             raise RuntimeError(f"a load worker failed ({returncode})")
@@ -583,6 +592,8 @@ def drive(kind: str, url: str, rooms: int, seconds: float, workers: int,
         result["moves"] += data["moves"]
         result["client_cpu"] += data["cpu"]
         result["split_rooms"] += data["split_rooms"]
+        for where, players in data["placed"].items():
+            result["placed"][where] = result["placed"].get(where, 0) + players
         # A worker whose rooms were not ready in time starts late: its window and the
         # meter's then differ by this much.
         result["late_s"] = max(result["late_s"], data["started_at"] - (start_at + 1.0))
@@ -668,6 +679,8 @@ def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode
             "haproxy_cpu_pct": window["haproxy"] * 100, "cpu_us_per_move": per_move,
             "client_cpu_pct": driven["client_cpu"] * 100, "samples": len(driven["latencies"]),
             "split_rooms": driven["split_rooms"], "late_s": driven["late_s"],
+            "busiest_share": (max(driven["placed"].values()) / sum(driven["placed"].values())
+                              if driven["placed"] else float("nan")),
             "load_avg": os.getloadavg()[0]}
 
 
@@ -704,7 +717,7 @@ def summarize_cluster(rows: list[dict]) -> list[dict]:
     out = []
     keys = ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "p50_host_mover_ms",
             "p50_guest_mover_ms", "lounge_cpu_pct", "redis_cpu_pct", "haproxy_cpu_pct",
-            "cpu_us_per_move", "client_cpu_pct", "split_rooms", "load_avg")
+            "cpu_us_per_move", "client_cpu_pct", "split_rooms", "busiest_share", "load_avg")
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault((row["section"], row["rooms"], row["setup"]), []).append(row)
@@ -728,7 +741,8 @@ def cluster_table(summary: list[dict]) -> str:
     """The cluster runs as a Markdown table: medians, with the range over the runs."""
     lines = ["| setup | rooms | moves/s | x 1 process | p50 ms | p99 ms "
              "| p50 ms, host / guest moved | lounge CPU % | Redis CPU % | HAProxy CPU % "
-             "| CPU us/move | x 1 process | split rooms | load avg |",
+             "| CPU us/move | x 1 process | split rooms, busiest process's players "
+             "| load avg |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
              "| ---: | ---: | ---: |"]
 
@@ -741,8 +755,8 @@ def cluster_table(summary: list[dict]) -> str:
         return f"{item[key + '_ratio']:.2f} ({low:.2f}-{high:.2f})"
 
     for r in summary:
-        split = (f"{r['split_rooms']:.0f}/{r['rooms']}" if "HAProxy" in r["setup"]
-                 and r["setup"].startswith("2") else "")
+        split = (f"{r['split_rooms']:.0f}/{r['rooms']}, busiest {r['busiest_share']:.0%}"
+                 if "HAProxy" in r["setup"] and r["setup"].startswith("2") else "")
         lines.append(
             f"| {r['setup']} | {r['rooms']} | {spread(r, 'moves_per_s', '.0f')} | "
             f"{ratio(r, 'moves_per_s')} | {spread(r, 'p50_ms', '.2f')} | "
