@@ -229,6 +229,19 @@ def redis_process(url: str):
     return None
 
 
+def redis_connections(url: str) -> float:
+    """Connections Redis has accepted since it started (anyone's: the machine's Redis is
+    shared, so compare with the single-process rows, which open none)."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=2.0)
+    try:
+        # Minus this one: the meter's own connection is not the lounge's.
+        return float(client.info("stats")["total_connections_received"]) - 1
+    finally:
+        client.close()
+
+
 def migrate(database_url: str) -> None:
     """``lounge db upgrade`` once, before the processes start (as ``lounge cluster`` does)."""
     done = subprocess.run([str(REPO / ".venv" / "bin" / "lounge"), "db", "upgrade"], cwd=REPO,
@@ -246,11 +259,13 @@ class LoungeCluster:
     (shared: what it does for others is in it too) and of HAProxy."""
 
     def __init__(self, mode: str, database_url: str, processes: int, redis_url: str | None,
-                 balanced: bool = False) -> None:
+                 balanced: bool = False, count: bool = False) -> None:
         self.name = f"bench{os.getpid()}x{random.randrange(1 << 30):x}"
         self.redis_url = redis_url
+        self.database_url = database_url
         self.servers: list[ServerProcess] = []
         self.balancer = None
+        self.counter = MessageCounter(redis_url, self.name) if count and redis_url else None
         settings = {"REDIS_URL": redis_url, "CLUSTER_NAME": self.name} if redis_url else {}
         self.redis = redis_process(redis_url or REDIS)
         try:
@@ -289,11 +304,18 @@ class LoungeCluster:
         haproxy = 0.0
         if self.balancer is not None and self.balancer.process is not None:
             haproxy = ServerProcess.cpu_of([self.balancer.process.pid])
-        return {"lounge": lounge, "redis": redis, "haproxy": haproxy}
+        parts = {"lounge": lounge, "redis": redis, "haproxy": haproxy,
+                 "redis_connections": redis_connections(self.redis_url or REDIS)}
+        if self.counter is not None:
+            parts.update(self.counter.counts())
+            parts.update(table_writes(self.database_url))
+        return parts
 
     def stop(self) -> None:
         """HAProxy, then every process (SIGKILL: a hand-over at the end is time wasted, and
         the schema is dropped anyway), then this cluster's Redis keys."""
+        if self.counter is not None:
+            self.counter.stop()
         if self.balancer is not None:
             self.balancer.stop()
         for server in self.servers:
@@ -308,6 +330,63 @@ class LoungeCluster:
                     client.delete(*keys[low:low + 500])
             finally:
                 client.close()
+
+
+class MessageCounter:
+    """Counts the messages published on one cluster's Redis channels, by kind: ``node`` (to
+    one process: forwarded events, their replies, states for remote connections), ``all`` (to
+    every process) and ``socketio`` (Flask-SocketIO's queue, to every process). It is one more
+    subscriber, so it adds a delivery per message: used only with --count-messages."""
+
+    def __init__(self, redis_url: str, cluster: str) -> None:
+        import threading
+
+        import redis
+
+        self.totals = {"msg_node": 0, "msg_all": 0, "msg_socketio": 0}
+        self.client = redis.Redis.from_url(redis_url, socket_timeout=2.0)
+        self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+        self.pubsub.psubscribe(f"{cluster}:*")
+        self.prefix = len(cluster) + 1
+        self.running = True
+        self.thread = threading.Thread(target=self._count, daemon=True)
+        self.thread.start()
+
+    def _count(self) -> None:
+        while self.running:
+            message = self.pubsub.get_message(timeout=0.5)
+            if message is not None and message["type"] == "pmessage":
+                kind = message["channel"][self.prefix:].split(b":")[0].decode()
+                key = f"msg_{kind}"
+                if key in self.totals:
+                    self.totals[key] += 1
+
+    def counts(self) -> dict[str, float]:
+        """Messages counted so far, by kind."""
+        return {key: float(value) for key, value in self.totals.items()}
+
+    def stop(self) -> None:
+        self.running = False
+        self.thread.join(2.0)
+        self.pubsub.close()
+        self.client.close()
+
+
+def table_writes(database_url: str) -> dict[str, float]:
+    """Rows written so far in the benchmark's schema, by table (PostgreSQL's statistics,
+    which a backend reports at most once a second: approximate over a few seconds)."""
+    from sqlalchemy import create_engine, text
+
+    schema = database_url.rsplit("search_path%3D", 1)[1]
+    engine = create_engine(POSTGRES)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text(
+                "SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS written "
+                "FROM pg_stat_user_tables WHERE schemaname = :schema"), {"schema": schema})
+            return {f"pg_{row.relname}": float(row.written) for row in rows}
+    finally:
+        engine.dispose()
 
 
 def wait_healthy(url: str, seconds: float = 30.0) -> None:
@@ -469,15 +548,27 @@ async def lounge_room(urls: list[str], http, tally: Tally, index: int,
 
         client.on("state", on_state)
         await client.connect(urls[seat], {"token": session["token"]}, sticky or None)
-        ack = await client.call("join", {"room": room["code"], "name": f"P{seat}"})
+        ack = await call_again(client, "join", {"room": room["code"], "name": f"P{seat}"})
         assert ack["ok"], ack
         clients.append(client)
     if placed:
         tally.split_rooms += placed_on[0] != placed_on[1]
         for where in placed_on:
             tally.placed[where] = tally.placed.get(where, 0) + 1
-    await clients[1].call("ready", {"ready": True})
+    ack = await call_again(clients[1], "ready", {"ready": True})
+    assert ack["ok"], ack
     return clients
+
+
+async def call_again(client: LeanClient, event: str, data: dict, tries: int = 5) -> dict:
+    """An event, sent again while the answer is ``internal`` ("try again"), as the clients
+    do; the last answer."""
+    for _ in range(tries):
+        ack = await client.call(event, data)
+        if ack["ok"] or ack["error"]["code"] != "internal":
+            return ack
+        await asyncio.sleep(0.2)
+    return ack
 
 
 async def relay_room(url: str, http, tally: Tally, index: int) -> list:
@@ -608,7 +699,7 @@ def meter_window(meter: Callable[[], dict[str, float]], start: float,
     before, wall = meter(), time.perf_counter()
     time.sleep(seconds)
     after, elapsed = meter(), time.perf_counter() - wall
-    return {part: (after[part] - before[part]) / elapsed for part in after}
+    return {part: (after[part] - before.get(part, 0.0)) / elapsed for part in after}
 
 
 def measure(kind: str, mode: str, rooms: int, seconds: float, workers: int,
@@ -642,22 +733,37 @@ def measure_server(kind: str, mode: str, rooms: int, seconds: float, workers: in
 
 # -- the cluster runs ----------------------------------------------------------------------------
 
-# (label, processes, cluster mode, how players reach it); the first of each is the yardstick.
+# (label, processes, cluster mode, how players reach it, added to REDIS_URL's query); the
+# first of each is the yardstick. redis-py 8 caps a client's connection pool at 100 unless
+# told otherwise (``max_connections`` in the URL): the "pool of 10,000" rows show what the
+# cluster costs without running into that cap (see docs/performance.md, Cluster).
+BIG_POOL = "max_connections=10000"
 CLUSTER_SETUPS = {
-    "split": [("1 process", 1, False, "lounge"),
-              ("1 process, cluster mode", 1, True, "lounge"),
-              ("2 processes, split rooms", 2, True, "split")],
-    "balancer": [("1 process, via HAProxy", 1, False, "front"),
-                 ("2 processes, via HAProxy", 2, True, "front")],
+    "split": [("1 process", 1, False, "lounge", ""),
+              ("1 process, cluster mode", 1, True, "lounge", ""),
+              ("2 processes, split rooms", 2, True, "split", ""),
+              ("2 processes, split rooms, pool of 10,000", 2, True, "split", BIG_POOL)],
+    "balancer": [("1 process, via HAProxy", 1, False, "front", ""),
+                 ("2 processes, via HAProxy", 2, True, "front", ""),
+                 ("2 processes, via HAProxy, pool of 10,000", 2, True, "front", BIG_POOL)],
 }
 
 
+def with_query(url: str, query: str) -> str:
+    """``url`` with ``query`` added to its query string."""
+    if not query:
+        return url
+    return url + ("&" if "?" in url else "?") + query
+
+
 def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode: str,
-                    rooms: int, seconds: float, workers: int, redis_url: str) -> dict:
-    """One run of one setup, on a fresh PostgreSQL schema (and a fresh cluster name)."""
+                    rooms: int, seconds: float, workers: int, redis_url: str,
+                    count: bool = False) -> dict:
+    """One run of one setup, on a fresh PostgreSQL schema (and a fresh cluster name); with
+    ``count``, also the Redis messages and PostgreSQL rows written per move."""
     with fresh_database("postgres") as url:
         cluster = LoungeCluster(mode, url, processes, redis_url if clustered else None,
-                                balanced=kind == "front")
+                                balanced=kind == "front", count=count)
         try:
             driven = drive(kind, cluster.url(kind), rooms, seconds, workers, cluster.meter)
         finally:
@@ -677,11 +783,14 @@ def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode
             "p50_host_mover_ms": by_seat[0], "p50_guest_mover_ms": by_seat[1],
             "lounge_cpu_pct": window["lounge"] * 100, "redis_cpu_pct": window["redis"] * 100,
             "haproxy_cpu_pct": window["haproxy"] * 100, "cpu_us_per_move": per_move,
+            "redis_connections_per_s": window["redis_connections"],
             "client_cpu_pct": driven["client_cpu"] * 100, "samples": len(driven["latencies"]),
             "split_rooms": driven["split_rooms"], "late_s": driven["late_s"],
             "busiest_share": (max(driven["placed"].values()) / sum(driven["placed"].values())
                               if driven["placed"] else float("nan")),
-            "load_avg": os.getloadavg()[0]}
+            "load_avg": os.getloadavg()[0],
+            "per_move": {part: rate / moves_per_s for part, rate in window.items()
+                         if moves_per_s and part.startswith(("msg_", "pg_"))}}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -693,21 +802,26 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def cluster_runs(section: str, mode: str, rooms: int, runs: int, seconds: float, workers: int,
-                 redis_url: str) -> list[dict]:
+                 redis_url: str, count: bool = False) -> list[dict]:
     """Every setup of a section, ``runs`` times, interleaved (run 1 of each, then run 2...)
     so that a change in the machine's load hits them alike; each run's figures."""
     out = []
     for run in range(runs):
-        for label, processes, clustered, kind in CLUSTER_SETUPS[section]:
+        for label, processes, clustered, kind, query in CLUSTER_SETUPS[section]:
             row = measure_cluster(label, processes, clustered, kind, mode, rooms, seconds,
-                                  workers, redis_url)
+                                  workers, with_query(redis_url, query), count)
             row.update(section=section, run=run)
             out.append(row)
             print(f"  {section} run {run + 1}: {label}, {rooms} rooms: "
                   f"{row['moves_per_s']:.0f} moves/s, p50 {row['p50_ms']:.2f} ms, "
-                  f"{row['cpu_us_per_move']:.0f} us/move"
+                  f"{row['cpu_us_per_move']:.0f} us/move, Redis accepted "
+                  f"{row['redis_connections_per_s']:.0f} connections/s"
                   + (f" (a worker started {row['late_s']:.1f} s late)"
                      if row["late_s"] > 0.3 else ""), flush=True)
+            if row["per_move"]:
+                print("    per move: " + ", ".join(f"{part} {value:.2f}" for part, value
+                                                    in sorted(row["per_move"].items())),
+                      flush=True)
     return out
 
 
@@ -717,7 +831,8 @@ def summarize_cluster(rows: list[dict]) -> list[dict]:
     out = []
     keys = ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "p50_host_mover_ms",
             "p50_guest_mover_ms", "lounge_cpu_pct", "redis_cpu_pct", "haproxy_cpu_pct",
-            "cpu_us_per_move", "client_cpu_pct", "split_rooms", "busiest_share", "load_avg")
+            "cpu_us_per_move", "client_cpu_pct", "split_rooms", "busiest_share", "load_avg",
+            "redis_connections_per_s")
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault((row["section"], row["rooms"], row["setup"]), []).append(row)
@@ -742,9 +857,9 @@ def cluster_table(summary: list[dict]) -> str:
     lines = ["| setup | rooms | moves/s | x 1 process | p50 ms | p99 ms "
              "| p50 ms, host / guest moved | lounge CPU % | Redis CPU % | HAProxy CPU % "
              "| CPU us/move | x 1 process | split rooms, busiest process's players "
-             "| load avg |",
+             "| Redis connections/s | load avg |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-             "| ---: | ---: | ---: |"]
+             "| ---: | ---: | ---: | ---: |"]
 
     def spread(item: dict, key: str, fmt: str) -> str:
         low, high = item[key + "_range"]
@@ -764,7 +879,7 @@ def cluster_table(summary: list[dict]) -> str:
             f"{r['p50_guest_mover_ms']:.2f} | {r['lounge_cpu_pct']:.0f} | "
             f"{r['redis_cpu_pct']:.1f} | {r['haproxy_cpu_pct']:.1f} | "
             f"{spread(r, 'cpu_us_per_move', '.0f')} | {ratio(r, 'cpu_us_per_move')} | "
-            f"{split} | {r['load_avg']:.1f} |")
+            f"{split} | {r['redis_connections_per_s']:.0f} | {r['load_avg']:.1f} |")
     return "\n".join(lines)
 
 
@@ -835,6 +950,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the cluster runs (no single-server table, no idle rooms)")
     parser.add_argument("--balancer-rooms", nargs="+", type=int, default=[200])
     parser.add_argument("--redis-url", default=REDIS, help="the cluster's Redis (127.0.0.1)")
+    parser.add_argument("--count-messages", action="store_true",
+                        help="cluster runs: also count Redis messages and PostgreSQL rows per "
+                             "move (a subscriber of its own: not for the CPU figures)")
     parser.add_argument("--async-mode", default="eventlet", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--nagle", action="store_true", help=argparse.SUPPRESS)
@@ -858,7 +976,8 @@ def main(argv: list[str] | None = None) -> int:
     for section in args.cluster:
         for rooms in args.rooms if section == "split" else args.balancer_rooms:
             cluster_rows += cluster_runs(section, args.modes[0], min(rooms, 500), args.runs,
-                                         args.seconds, args.workers, args.redis_url)
+                                         args.seconds, args.workers, args.redis_url,
+                                         args.count_messages)
     summary = summarize_cluster(cluster_rows)
     if summary:
         print()
