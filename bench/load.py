@@ -305,6 +305,7 @@ class LoungeCluster:
         if self.balancer is not None and self.balancer.process is not None:
             haproxy = ServerProcess.cpu_of([self.balancer.process.pid])
         parts = {"lounge": lounge, "redis": redis, "haproxy": haproxy,
+                 **{f"lounge_p{i + 1}": s.cpu_seconds() for i, s in enumerate(self.servers)},
                  "redis_connections": redis_connections(self.redis_url or REDIS)}
         if self.counter is not None:
             parts.update(self.counter.counts())
@@ -560,14 +561,14 @@ async def lounge_room(urls: list[str], http, tally: Tally, index: int,
     return clients
 
 
-async def call_again(client: LeanClient, event: str, data: dict, tries: int = 5) -> dict:
+async def call_again(client: LeanClient, event: str, data: dict, tries: int = 10) -> dict:
     """An event, sent again while the answer is ``internal`` ("try again"), as the clients
     do; the last answer."""
     for _ in range(tries):
         ack = await client.call(event, data)
         if ack["ok"] or ack["error"]["code"] != "internal":
             return ack
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.5)
     return ack
 
 
@@ -784,6 +785,8 @@ def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode
             "lounge_cpu_pct": window["lounge"] * 100, "redis_cpu_pct": window["redis"] * 100,
             "haproxy_cpu_pct": window["haproxy"] * 100, "cpu_us_per_move": per_move,
             "redis_connections_per_s": window["redis_connections"],
+            "busiest_process_cpu_pct": max(v for k, v in window.items()
+                                           if k.startswith("lounge_p")) * 100,
             "client_cpu_pct": driven["client_cpu"] * 100, "samples": len(driven["latencies"]),
             "split_rooms": driven["split_rooms"], "late_s": driven["late_s"],
             "busiest_share": (max(driven["placed"].values()) / sum(driven["placed"].values())
@@ -802,19 +805,32 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def cluster_runs(section: str, mode: str, rooms: int, runs: int, seconds: float, workers: int,
-                 redis_url: str, count: bool = False) -> list[dict]:
+                 redis_url: str, count: bool = False, save: Path | None = None,
+                 earlier: list[dict] | None = None) -> list[dict]:
     """Every setup of a section, ``runs`` times, interleaved (run 1 of each, then run 2...)
-    so that a change in the machine's load hits them alike; each run's figures."""
+    so that a change in the machine's load hits them alike; each run's figures (with those
+    ``earlier`` written to ``save`` after every run). A run that fails (a room that could
+    not be set up) is reported and counted, and the others go on."""
     out = []
     for run in range(runs):
         for label, processes, clustered, kind, query in CLUSTER_SETUPS[section]:
-            row = measure_cluster(label, processes, clustered, kind, mode, rooms, seconds,
-                                  workers, with_query(redis_url, query), count)
+            try:
+                row = measure_cluster(label, processes, clustered, kind, mode, rooms, seconds,
+                                      workers, with_query(redis_url, query), count)
+            except Exception as exc:
+                print(f"  {section} run {run + 1}: {label}, {rooms} rooms: FAILED ({exc})",
+                      flush=True)
+                out.append({"section": section, "run": run, "setup": label, "rooms": rooms,
+                            "failed": str(exc)})
+                continue
             row.update(section=section, run=run)
             out.append(row)
+            if save is not None:
+                save.write_text(json.dumps({"cluster_runs": (earlier or []) + out}, indent=2))
             print(f"  {section} run {run + 1}: {label}, {rooms} rooms: "
                   f"{row['moves_per_s']:.0f} moves/s, p50 {row['p50_ms']:.2f} ms, "
-                  f"{row['cpu_us_per_move']:.0f} us/move, Redis accepted "
+                  f"{row['cpu_us_per_move']:.0f} us/move, busiest process "
+                  f"{row['busiest_process_cpu_pct']:.0f} % CPU, Redis accepted "
                   f"{row['redis_connections_per_s']:.0f} connections/s"
                   + (f" (a worker started {row['late_s']:.1f} s late)"
                      if row["late_s"] > 0.3 else ""), flush=True)
@@ -832,13 +848,20 @@ def summarize_cluster(rows: list[dict]) -> list[dict]:
     keys = ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "p50_host_mover_ms",
             "p50_guest_mover_ms", "lounge_cpu_pct", "redis_cpu_pct", "haproxy_cpu_pct",
             "cpu_us_per_move", "client_cpu_pct", "split_rooms", "busiest_share", "load_avg",
-            "redis_connections_per_s")
+            "redis_connections_per_s", "busiest_process_cpu_pct")
     groups: dict[tuple, list[dict]] = {}
+    failed: dict[tuple, int] = {}
     for row in rows:
-        groups.setdefault((row["section"], row["rooms"], row["setup"]), []).append(row)
+        key = (row["section"], row["rooms"], row["setup"])
+        if "failed" in row:
+            failed[key] = failed.get(key, 0) + 1
+        else:
+            groups.setdefault(key, []).append(row)
     for (section, rooms, setup), runs in groups.items():
-        base = {r["run"]: r for r in groups[(section, rooms, CLUSTER_SETUPS[section][0][0])]}
-        item = {"section": section, "rooms": rooms, "setup": setup, "runs": len(runs)}
+        base = {r["run"]: r
+                for r in groups.get((section, rooms, CLUSTER_SETUPS[section][0][0]), [])}
+        item = {"section": section, "rooms": rooms, "setup": setup, "runs": len(runs),
+                "failed_runs": failed.get((section, rooms, setup), 0)}
         for key in keys:
             values = [r[key] for r in runs]
             item[key] = statistics.median(values)
@@ -872,8 +895,9 @@ def cluster_table(summary: list[dict]) -> str:
     for r in summary:
         split = (f"{r['split_rooms']:.0f}/{r['rooms']}, busiest {r['busiest_share']:.0%}"
                  if "HAProxy" in r["setup"] and r["setup"].startswith("2") else "")
+        failed = f", {r['failed_runs']} failed" if r["failed_runs"] else ""
         lines.append(
-            f"| {r['setup']} | {r['rooms']} | {spread(r, 'moves_per_s', '.0f')} | "
+            f"| {r['setup']}{failed} | {r['rooms']} | {spread(r, 'moves_per_s', '.0f')} | "
             f"{ratio(r, 'moves_per_s')} | {spread(r, 'p50_ms', '.2f')} | "
             f"{spread(r, 'p99_ms', '.2f')} | {r['p50_host_mover_ms']:.2f} / "
             f"{r['p50_guest_mover_ms']:.2f} | {r['lounge_cpu_pct']:.0f} | "
@@ -977,7 +1001,8 @@ def main(argv: list[str] | None = None) -> int:
         for rooms in args.rooms if section == "split" else args.balancer_rooms:
             cluster_rows += cluster_runs(section, args.modes[0], min(rooms, 500), args.runs,
                                          args.seconds, args.workers, args.redis_url,
-                                         args.count_messages)
+                                         args.count_messages,
+                                         Path(args.json) if args.json else None, cluster_rows)
     summary = summarize_cluster(cluster_rows)
     if summary:
         print()
