@@ -3,12 +3,18 @@
     .venv/bin/python bench/load.py                      # the full comparison (several minutes)
     .venv/bin/python bench/load.py --rooms 1 --runs 1 --seconds 3 --modes eventlet
     .venv/bin/python bench/load.py --store sqlite postgres   # the cost of durable rooms
+    .venv/bin/python bench/load.py --cluster split balancer --cluster-only   # a cluster's cost
 
 For each async mode and room count, M Tic-Tac-Toe rooms of 2 socket.io clients play on loopback,
 each client moving as soon as it is its turn (the host asks for a rematch when a game ends). It
 measures move -> the other player's update (p50/p95/p99), moves per second, the server's CPU and
 peak memory. The bare relay (one message in, relayed to the room, TCP_NODELAY like the lounge)
 runs the same ping-pong in the same run as the transport's floor. Also: memory per idle room.
+With ``--cluster``, in the same run, 1 lounge process against 2 on one PostgreSQL store and
+the machine's Redis (each run a fresh schema and ``CLUSTER_NAME``, both removed after):
+``split`` has each room's host on the process that opened (and owns) the room and the other
+player on the other process; ``balancer`` puts both players through HAProxy (backend/balancer.py)
+wherever it places them. CPU is every lounge process's plus Redis's, inside the measuring window.
 Everything is bounded in time; the servers are stopped at the end. Only 127.0.0.1 is used.
 """
 
@@ -871,18 +877,21 @@ def summarize_cluster(rows: list[dict]) -> list[dict]:
                       if r["run"] in base and base[r["run"]][key]]
             item[key + "_ratio"] = statistics.median(ratios) if ratios else float("nan")
             item[key + "_ratio_range"] = (min(ratios), max(ratios)) if ratios else (0, 0)
+        added = [r["p50_ms"] - base[r["run"]]["p50_ms"] for r in runs if r["run"] in base]
+        item["p50_added_ms"] = statistics.median(added) if added else float("nan")
+        item["p50_added_ms_range"] = (min(added), max(added)) if added else (0, 0)
         out.append(item)
     return out
 
 
 def cluster_table(summary: list[dict]) -> str:
     """The cluster runs as a Markdown table: medians, with the range over the runs."""
-    lines = ["| setup | rooms | moves/s | x 1 process | p50 ms | p99 ms "
+    lines = ["| setup | rooms | moves/s | x 1 process | p50 ms | p50 added, ms | p99 ms "
              "| p50 ms, host / guest moved | lounge CPU % | Redis CPU % | HAProxy CPU % "
              "| CPU us/move | x 1 process | split rooms, busiest process's players "
              "| Redis connections/s | load avg |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-             "| ---: | ---: | ---: | ---: |"]
+             "| ---: | ---: | ---: | ---: | ---: |"]
 
     def spread(item: dict, key: str, fmt: str) -> str:
         low, high = item[key + "_range"]
@@ -899,6 +908,7 @@ def cluster_table(summary: list[dict]) -> str:
         lines.append(
             f"| {r['setup']}{failed} | {r['rooms']} | {spread(r, 'moves_per_s', '.0f')} | "
             f"{ratio(r, 'moves_per_s')} | {spread(r, 'p50_ms', '.2f')} | "
+            f"{spread(r, 'p50_added_ms', '.2f')} | "
             f"{spread(r, 'p99_ms', '.2f')} | {r['p50_host_mover_ms']:.2f} / "
             f"{r['p50_guest_mover_ms']:.2f} | {r['lounge_cpu_pct']:.0f} | "
             f"{r['redis_cpu_pct']:.1f} | {r['haproxy_cpu_pct']:.1f} | "
@@ -977,6 +987,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count-messages", action="store_true",
                         help="cluster runs: also count Redis messages and PostgreSQL rows per "
                              "move (a subscriber of its own: not for the CPU figures)")
+    parser.add_argument("--summarize", metavar="JSON",
+                        help="only print the cluster table of the runs saved in this file")
     parser.add_argument("--async-mode", default="eventlet", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--nagle", action="store_true", help=argparse.SUPPRESS)
@@ -994,6 +1006,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     args.runs = max(1, min(args.runs, 9))
     args.seconds = max(1.0, min(args.seconds, 60.0))
+    if args.summarize:
+        print(cluster_table(summarize_cluster(
+            json.loads(Path(args.summarize).read_text())["cluster_runs"])))
+        return 0
     if urlsplit(args.redis_url).hostname != HOST:
         parser.error("the benchmark only talks to 127.0.0.1")
     rows, cluster_rows = [], []
