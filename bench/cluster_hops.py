@@ -3,6 +3,7 @@
     .venv/bin/python bench/cluster_hops.py                  # both, a few seconds each
     .venv/bin/python bench/cluster_hops.py redis --seconds 3
     .venv/bin/python bench/cluster_hops.py fence --saves 2000
+    .venv/bin/python bench/cluster_hops.py pool --runs 1   # many publishes at once
 
 - ``redis``: a message's round trip through Redis pub/sub between two processes, the way the
   cluster carries it (backend/cluster/bus.py): a publish of a state-sized JSON message on a
@@ -10,6 +11,10 @@
   variant a green listener that wakes the waiting green thread with an event, as
   ``ClusterNode`` wakes a forwarded event's sender. Reported: the round trip (two publishes,
   two deliveries), and each side's CPU per message handled (a receive and a publish).
+- ``pool``: 150 green threads publishing 20 messages each at once through a real
+  ``ClusterBus`` (backend/cluster/bus.py), as the owner of many rooms does, with redis-py's
+  default connection pool (100 connections) and with ``?max_connections=10000`` in the URL:
+  how long it took, how many connections Redis accepted, and how many messages were lost.
 - ``fence``: one save of a move to PostgreSQL as the store writes it (one SQL text, BEGIN,
   statements, COMMIT, in one round trip; backend/db/queries.py ``Writes.commit_many``), with
   and without the lease fence (``SELECT lounge_fence(room, epoch)``) before it, alternating,
@@ -162,6 +167,59 @@ def redis_round_trips(green: bool, count: int, seconds: float) -> dict:
             "bytes": len(json.dumps(STATE))}
 
 
+# -- many publishes at once through the cluster's bus ----------------------------------------------
+
+def storm(greenlets: int, each: int, query: str) -> None:
+    """``greenlets`` green threads publishing ``each`` messages at once through a real
+    ``ClusterBus`` (as an owner of many rooms does); prints what Redis and the bus saw."""
+    import eventlet
+
+    eventlet.monkey_patch()
+    import redis
+
+    sys.path.insert(0, str(REPO))
+    from backend.cluster.bus import BusDown, ClusterBus
+
+    url = REDIS + (f"?{query}" if query else "")
+    name = f"hops{os.getpid()}x{random.randrange(1 << 30):x}"
+    bus = ClusterBus(url, name, "sender", lambda *_: None)
+    probe = redis.Redis.from_url(REDIS, socket_timeout=2.0)
+    accepted = probe.info("stats")["total_connections_received"]
+    failed = 0
+
+    def publish() -> None:
+        nonlocal failed
+        for _ in range(each):
+            try:
+                bus.to_node("nobody", STATE)
+            except BusDown:
+                failed += 1
+
+    started = time.perf_counter()
+    pool = eventlet.GreenPool(greenlets)
+    for _ in range(greenlets):
+        pool.spawn(publish)
+    with eventlet.Timeout(60, False):
+        pool.waitall()
+    elapsed = time.perf_counter() - started
+    opened = probe.info("stats")["total_connections_received"] - accepted - 1
+    probe.close()
+    print(json.dumps({"greenlets": greenlets, "publishes": greenlets * each, "query": query,
+                      "seconds": elapsed, "redis_connections_opened": opened,
+                      "lost": bus.lost, "failed": failed}), flush=True)
+
+
+def storms(greenlets: int, each: int) -> list[dict]:
+    """The storm with redis-py's default pool (100) and with a pool of 10,000."""
+    out = []
+    for query in ("", "max_connections=10000"):
+        command = [str(PYTHON), __file__, "storm", "--greenlets", str(greenlets),
+                   "--each", str(each)] + (["--query", query] if query else [])
+        done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
+        out.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return out
+
+
 # -- the fence in a save -------------------------------------------------------------------------
 
 def backend_cpu(pid: int) -> float:
@@ -234,8 +292,12 @@ def fenced_saves(saves: int, seconds: float) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", nargs="?", default="all", choices=["all", "redis", "fence",
-                                                                    "peer"])
+    parser.add_argument("what", nargs="?", default="all",
+                        choices=["all", "redis", "fence", "pool", "peer", "storm"])
+    parser.add_argument("--greenlets", type=int, default=150,
+                        help="pool: green threads publishing at once")
+    parser.add_argument("--each", type=int, default=20, help="pool: publishes per green thread")
+    parser.add_argument("--query", default="", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=3000, help="round trips per variant")
     parser.add_argument("--saves", type=int, default=4000, help="saves (half of them fenced)")
     parser.add_argument("--seconds", type=float, default=5.0, help="time bound of each part")
@@ -249,6 +311,16 @@ def main(argv: list[str] | None = None) -> int:
     args.runs = max(1, min(args.runs, 9))
     if args.what == "peer":
         peer(args.role, args.green, args.prefix, args.count, args.seconds)
+        return 0
+    args.greenlets = max(1, min(args.greenlets, 1000))
+    args.each = max(1, min(args.each, 1000))
+    if args.what == "storm":
+        storm(args.greenlets, args.each, args.query)
+        return 0
+    if args.what == "pool":
+        for _run in range(args.runs):
+            for row in storms(args.greenlets, args.each):
+                print(json.dumps(row), flush=True)
         return 0
     results: dict[str, list] = {"redis": [], "fence": []}
     for _run in range(args.runs):
