@@ -36,7 +36,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    import psutil
 
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = REPO / ".venv" / "bin" / "python"
@@ -218,7 +222,7 @@ REDIS = "redis://127.0.0.1:6379/0"
 BALANCER_COOKIE = "LOUNGE_BACKEND"  # backend.balancer.COOKIE (the load workers stay light)
 
 
-def redis_process(url: str):
+def redis_process(url: str) -> psutil.Process | None:
     """The redis-server process listening on the URL's port (a psutil Process), or None."""
     import psutil
 
