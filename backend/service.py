@@ -157,6 +157,7 @@ class LoungeService:
         """Enter a room: your seats back, a new seat, or a spectator place."""
         room = self.room(caller)
         with room.lock:
+            again = caller.conn in room.connections  # a spectator taking a seat, say
             result = room.attach(caller.conn, caller.user_id, data.get("name"),
                                  data.get("spectate", False))
             self.absences.pop((room.id, caller.user_id), None)
@@ -164,6 +165,8 @@ class LoungeService:
                 room.closes_at = None
             seats = room.seats_message(caller.conn)  # told in the answer, not as an event
             self.commit(room, seats_changed=True)
+            if again:  # ... but a connection already in the room is told as for any change
+                self.notifier.send(caller.conn, "seats", seats)
             self.send_states(room, caller.conn)
             return {"room": room.summary(), **result, **seats,
                     "chat": self.lounge.chat_history(room)}

@@ -75,6 +75,13 @@ export interface Room {
   closes_at?: number | null;
   /** The same, as milliseconds from when the server sent this room object. */
   closes_in_ms?: number | null;
+  /** Players the host removed: they may only watch until the host lets them back. */
+  removed?: RemovedPlayer[];
+}
+
+export interface RemovedPlayer {
+  user_id: string;
+  name: string;
 }
 
 export interface LegalMove {

@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
+import { getName } from "../lib/identity";
 import { useGames } from "../lib/useGames";
 import type { Ack, Room, SeatInfo } from "../lib/types";
 
@@ -113,6 +114,8 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
   const empty = Math.max(0, room.max_players - room.seats.length);
   const unready = room.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => s.name);
   const tooFew = room.seats.length < room.min_players;
+  const removed = room.removed ?? [];
+  const removedMe = removed.some((player) => player.user_id === userId);
 
   const act = async (event: string, payload: object = {}) => {
     const ack = await send(event, payload);
@@ -128,9 +131,21 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
       </div>
       <InviteBox code={room.code} />
-      {spectator && (
-        <p className="notice" role="status">You are watching this table. The game will appear here when it starts.</p>
-      )}
+      {spectator && (removedMe ? (
+        <p className="notice" role="status">
+          The host took you off the seats: you can watch, and the host can let you back in.
+        </p>
+      ) : (
+        <p className="notice" role="status">
+          You are watching this table. The game will appear here when it starts.
+          {empty > 0 && (
+            <button type="button" className="btn btn-small btn-accent" style={{ marginLeft: "0.6rem" }}
+              onClick={() => void act("join", { room: room.code, name: getName() || undefined })}>
+              Take a seat
+            </button>
+          )}
+        </p>
+      ))}
       <h2>Seats</h2>
       <ul className="seat-list" aria-label="Seats">
         {room.seats.map((seat) => (
@@ -152,6 +167,22 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           <li key={`empty${i}`} className="seat seat-empty">Open seat</li>
         ))}
       </ul>
+      {isHost && removed.length > 0 && (
+        <div className="stack" style={{ gap: "0.4rem" }}>
+          <h2>Removed (watching only)</h2>
+          <ul className="removed-list" aria-label="Removed players">
+            {removed.map((player) => (
+              <li key={player.user_id} className="btn-row">
+                <span>{player.name}</span>
+                <button type="button" className="btn btn-small"
+                  onClick={() => void act("allow", { user_id: player.user_id })}>
+                  Let {player.name} back in
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {isHost && <HostTools room={room} send={send} setError={setError} />}
       <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} />
       {error && <p className="error-msg" role="alert">{error}</p>}
