@@ -249,7 +249,8 @@ def fenced_saves(saves: int, seconds: float) -> dict:
             first = Writes()
             first.add("insert_room", {"id": room, "code": "ABCDEF", "game": "tic-tac-toe",
                                       "public": False, "status": "playing", "round": 1,
-                                      "created": now, "updated": now})
+                                      "created": now, "updated": now, "turn_seconds": 0,
+                                      "turn_deadline": None, "removed": "{}"})
             first.add("lease", {"room": room, "owner": "bench", "epoch": 1, "seconds": 60.0})
             first.add("insert_match", {"id": match, "room_id": room, "round": 1,
                                        "game": "tic-tac-toe", "num_players": 2, "seed": "1",
@@ -269,7 +270,7 @@ def fenced_saves(saves: int, seconds: float) -> dict:
                 if fenced:
                     save.add("fence", {"room": room, "epoch": 1})
                 save.add("moves", {"match_id": match, "version": version, "seat": version % 2,
-                                   "move": "place", "args": "[4]"})
+                                   "move": "place", "args": "[4]", "actor": None})
                 before = backend_cpu(pid)
                 started = time.perf_counter()
                 Writes.commit_many(conn, [save])

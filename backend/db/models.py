@@ -39,6 +39,7 @@ class RoomRow(Base):
     updated: Mapped[int] = mapped_column(BigInteger, index=True)
     turn_seconds: Mapped[int] = mapped_column(Integer, default=0)  # 0: no turn timer
     turn_deadline: Mapped[int | None] = mapped_column(BigInteger)  # the turn being played
+    removed: Mapped[str] = mapped_column(Text, default="{}")  # JSON: user id -> name
 
 
 class SeatRow(Base):

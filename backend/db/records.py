@@ -34,7 +34,7 @@ def seat_records(room: Room) -> tuple[SeatRecord, ...]:
 def room_fields(room: Room) -> tuple:
     """The room's own row, but for its last-activity time."""
     return (room.code, room.game.slug, room.public, room.status, room.round, room.created,
-            room.turn_seconds, room.turn_deadline)
+            room.turn_seconds, room.turn_deadline, dumps(room.removed))
 
 
 @dataclass
@@ -60,6 +60,7 @@ class Saved:
         """Put the room back as the database has it."""
         room.status = self.fields[3]
         room.turn_seconds, room.turn_deadline = self.fields[6], self.fields[7]
+        room.removed = json.loads(self.fields[8])
         room.round = self.round
         room.seats = [Seat(*record) for record in self.seats]
         room.match = self.match
@@ -95,6 +96,7 @@ def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
     room.seats = [Seat(s.kind, s.name, s.user_id, s.level, s.ready, s.left, s.away)
                   for s in stored.seats]
     room.turn_seconds, room.turn_deadline = row.turn_seconds, row.turn_deadline
+    room.removed = json.loads(row.removed or "{}")
     room.chat_seq = max((m["id"] for m in stored.chat), default=0)
     if stored.match is not None:
         log = [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)}

@@ -200,7 +200,8 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
     writes = Writes()
     row = {"id": room.id, "code": room.code, "game": room.game.slug, "public": room.public,
            "status": room.status, "round": room.round, "created": room.created, "updated": now,
-           "turn_seconds": room.turn_seconds, "turn_deadline": room.turn_deadline}
+           "turn_seconds": room.turn_seconds, "turn_deadline": room.turn_deadline,
+           "removed": fields[8]}
     if saved is None:
         writes.add("insert_room", row)
     elif saved.fields != fields or now - saved.updated >= ACTIVITY_STEP_MS:

@@ -145,3 +145,20 @@ def test_a_stalled_owner_writes_nothing_after_it_wakes(cluster_of):
         (i + 1, e["seat"], e["move"]) for i, e in enumerate(match["log"])]
     assert cluster.owner(room["id"]) == (survivor, 2)
     assert contiguous(versions(host, 1))
+
+
+def test_a_removed_player_still_only_watches_after_a_takeover(cluster_of):
+    cluster = cluster_of(2)
+    survivor = cluster.node_id(1)
+    host = connect(cluster.url(1))
+    room = create(cluster.url(0), host, "poker99")
+    host.ok("join", {"room": room["code"]})
+    mallory = connect(cluster.url(1))
+    mallory.ok("join", {"room": room["code"], "name": "Mallory"})
+    host.ok("remove_seat", {"seat": 1})
+    cluster.kill(0)
+    assert wait_until(lambda: cluster.owner(room["id"])[0] == survivor, 10)
+    again = connect(cluster.url(1), mallory.session)
+    answer = again.ok("join", {"room": room["code"], "name": "Mallory"})
+    assert answer["spectator"] and answer["my_seats"] == []
+    assert [r["name"] for r in answer["room"]["removed"]] == ["Mallory"]

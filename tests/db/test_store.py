@@ -221,7 +221,7 @@ def test_purge_removes_old_games_and_users_with_no_seat(db_url):
 def test_migrations_go_down_and_up_again(db_url):
     engine = make_engine(db_url)
     upgrade(engine)
-    assert current_revision(engine) == head_revision(engine) == "0003"
+    assert current_revision(engine) == head_revision(engine) == "0004"
     downgrade(engine, "base")
     assert current_revision(engine) is None
     upgrade(engine)
