@@ -194,3 +194,12 @@ def assert_kept(acked: list[dict], log: list[dict]) -> None:
         kept = log[entry["version"] - 1]
         assert (kept["seat"], kept["move"], kept["args"]) == (
             entry["seat"], entry["move"], entry["args"]), (entry, kept)
+
+
+def hosted(cluster: Cluster, owner: int, at: int, game: str) -> tuple[Player, dict]:
+    """A room opened over REST on process ``owner`` (which then owns it), its host connected
+    to process ``at`` and joined: (host, room)."""
+    host = connect(cluster.url(at))
+    room = create(cluster.url(owner), host, game)
+    host.ok("join", {"room": room["code"]})
+    return host, room

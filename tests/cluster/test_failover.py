@@ -12,7 +12,7 @@ import pytest
 
 from tests.server.harness import start_game
 
-from .nodes import assert_kept, connect, contiguous, create, match_log, play, versions
+from .nodes import assert_kept, connect, contiguous, hosted, match_log, play, versions
 
 GAMES = ["tic-tac-toe", "nine-locks", "slapjack", "poker99"]
 
@@ -32,9 +32,7 @@ def wait_until(check, seconds: float, step: float = 0.02):
 def test_the_owner_is_killed_mid_game_and_the_game_goes_on(cluster_of, game):
     cluster = cluster_of(2)
     survivor = cluster.node_id(1)
-    host = connect(cluster.url(0))
-    room = create(cluster.url(0), host, game)  # process 0 owns it, and the host is on it
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 0, game)  # process 0 owns it, and the host is on it
     guest = connect(cluster.url(1))
     start_game(room, host, [guest])
     acked: list[dict] = []
@@ -58,9 +56,7 @@ def test_the_owner_is_killed_mid_game_and_the_game_goes_on(cluster_of, game):
 def test_a_stopped_process_hands_its_rooms_over_within_a_second(cluster_of, game):
     cluster = cluster_of(2)
     survivor = cluster.node_id(1)
-    host = connect(cluster.url(1))
-    room = create(cluster.url(0), host, game)  # owned by the process that stops
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 1, game)  # owned by the process that stops
     guest = connect(cluster.url(1))
     leaving = connect(cluster.url(0))  # a spectator on the stopping process
     start_game(room, host, [guest])
@@ -91,9 +87,7 @@ def test_a_stopped_process_hands_its_rooms_over_within_a_second(cluster_of, game
 
 def test_bots_move_once_per_turn_across_three_processes(cluster_of):
     cluster = cluster_of(3)
-    host = connect(cluster.url(1))
-    room = create(cluster.url(0), host, "nine-locks")
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 1, "nine-locks")
     for level in ("easy", "normal"):
         host.ok("add_bot", {"level": level})
     watcher = connect(cluster.url(2))
@@ -113,9 +107,7 @@ def test_a_stalled_owner_writes_nothing_after_it_wakes(cluster_of):
     cluster = cluster_of(2)
     cluster.tracebacks_allowed = False
     first, survivor = cluster.node_id(0), cluster.node_id(1)
-    host = connect(cluster.url(1))
-    room = create(cluster.url(0), host, "nine-locks")
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 1, "nine-locks")
     guest = connect(cluster.url(1))
     host.ok("add_bot", {"level": "easy"})
     start_game(room, host, [guest])
@@ -150,9 +142,7 @@ def test_a_stalled_owner_writes_nothing_after_it_wakes(cluster_of):
 def test_a_removed_player_still_only_watches_after_a_takeover(cluster_of):
     cluster = cluster_of(2)
     survivor = cluster.node_id(1)
-    host = connect(cluster.url(1))
-    room = create(cluster.url(0), host, "poker99")
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 1, "poker99")
     mallory = connect(cluster.url(1))
     mallory.ok("join", {"room": room["code"], "name": "Mallory"})
     host.ok("remove_seat", {"seat": 1})

@@ -10,7 +10,7 @@ import requests
 from tests.server.harness import assert_no_leaks, start_game
 from tests.server.test_races import burst
 
-from .nodes import connect, create, match_log, play, versions
+from .nodes import connect, hosted, match_log, play, versions
 
 GAMES = ["tic-tac-toe", "nine-locks", "slapjack", "poker99"]
 
@@ -18,9 +18,7 @@ GAMES = ["tic-tac-toe", "nine-locks", "slapjack", "poker99"]
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_plays_to_the_end_across_processes(cluster_of, game):
     cluster = cluster_of(2)
-    host = connect(cluster.url(0))
-    room = create(cluster.url(0), host, game)
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 0, game)
     guests = [connect(cluster.url(1)), connect(cluster.url(0))][:2 if game != "tic-tac-toe"
                                                                  else 1]
     players = start_game(room, host, guests)
@@ -42,9 +40,7 @@ def test_every_game_plays_to_the_end_across_processes(cluster_of, game):
 
 def test_rest_answers_the_same_on_every_process(cluster_of):
     cluster = cluster_of(2)
-    host = connect(cluster.url(1))
-    room = create(cluster.url(0), host, "poker99")
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 1, "poker99")
     for url in (cluster.url(0), cluster.url(1)):
         listed = requests.get(f"{url}/api/rooms", timeout=5).json()["rooms"]
         assert [r["code"] for r in listed] == [] and room["public"] is False
@@ -64,9 +60,7 @@ def test_rest_answers_the_same_on_every_process(cluster_of):
 
 def test_a_refused_move_gets_the_same_answer_on_any_process(cluster_of):
     cluster = cluster_of(2)
-    host = connect(cluster.url(0))
-    room = create(cluster.url(0), host, "tic-tac-toe")
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 0, "tic-tac-toe")
     guest = connect(cluster.url(1))
     start_game(room, host, [guest])
     host.ok("move", {"move": "place", "args": [4]})
@@ -85,9 +79,7 @@ def test_a_refused_move_gets_the_same_answer_on_any_process(cluster_of):
 
 def test_moves_racing_from_two_processes_apply_in_one_order(cluster_of):
     cluster = cluster_of(2)
-    host = connect(cluster.url(0))
-    room = create(cluster.url(1), host, "tic-tac-toe")  # owned by the other process
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 1, 0, "tic-tac-toe")  # owned by the other process
     guest = connect(cluster.url(1))
     start_game(room, host, [guest])
     twin = connect(cluster.url(1), host.session)

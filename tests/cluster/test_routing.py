@@ -11,7 +11,7 @@ import redis
 
 from tests.server.harness import start_game
 
-from .nodes import REDIS, connect, create, match_log
+from .nodes import REDIS, connect, hosted, match_log
 
 
 def ask(client: redis.Redis, cluster: str, owner: str, request: str, caller: list,
@@ -34,9 +34,7 @@ def replies(pubsub, seconds: float) -> list[dict]:
 def test_a_retried_request_is_applied_once_and_a_late_one_never(cluster_of):
     cluster = cluster_of(1)
     owner = cluster.node_id(0)
-    host = connect(cluster.url(0))
-    room = create(cluster.url(0), host, "tic-tac-toe")
-    host.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 0, "tic-tac-toe")
     guest = connect(cluster.url(0))
     start_game(room, host, [guest])
     client = redis.Redis.from_url(REDIS)

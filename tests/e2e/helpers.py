@@ -6,7 +6,7 @@ import re
 import time
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 CODE = re.compile(r"/r/([A-Z0-9]{6})$")
@@ -133,3 +133,21 @@ PAGE_SUMMARY_JS = """() => {
 def describe_pages(pages: list[Page]) -> str:
     """What each page shows: its turn line, version, messages and what it could press."""
     return " | ".join(repr(page.evaluate(PAGE_SUMMARY_JS)) for page in pages)
+
+
+def ready_and_start(host: Page, guest: Page) -> None:
+    """The guest (in the room, seat 1) gets ready and the host starts the game."""
+    guest.get_by_role("button", name="I’m ready").click()
+    expect(host.get_by_test_id("seat-1")).to_contain_text("Ready")
+    host.get_by_role("button", name="Start game").click()
+
+
+def two_tabs(browser: Browser, base_url: str, viewport: dict) -> tuple[list, Page, Page]:
+    """Two players' browsers on the lounge at ``base_url``: (contexts, first, second), each
+    page on the home page with a 10 s default timeout."""
+    contexts = [browser.new_context(viewport=viewport, base_url=base_url) for _ in range(2)]
+    pages = [context.new_page() for context in contexts]
+    for page in pages:
+        page.set_default_timeout(10_000)
+        page.goto("/")
+    return contexts, pages[0], pages[1]

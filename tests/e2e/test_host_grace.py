@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, expect
 from tests.live_server import Server
 
 from .conftest import DESKTOP, DIST, SERVER_ENV
-from .helpers import host_room, join_by_code, shot
+from .helpers import host_room, join_by_code, ready_and_start, shot, two_tabs
 
 COUNT = re.compile(r"Ada lost connection; the room closes in (\d+) s unless they come back")
 
@@ -32,17 +32,11 @@ def slow_host_url() -> Iterator[str]:
 
 def test_host_grace_counts_down_and_the_cut_game_can_be_watched(browser: Browser,
                                                                 slow_host_url: str, shots):
-    contexts = [browser.new_context(viewport=DESKTOP, base_url=slow_host_url) for _ in range(2)]
+    contexts, ada, grace = two_tabs(browser, slow_host_url, DESKTOP)
     try:
-        ada, grace = (context.new_page() for context in contexts)
-        for page in (ada, grace):
-            page.set_default_timeout(10_000)
-            page.goto("/")
         code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
         join_by_code(grace, "Grace", code)
-        grace.get_by_role("button", name="I’m ready").click()
-        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
-        ada.get_by_role("button", name="Start game").click()
+        ready_and_start(ada, grace)
         ada.get_by_test_id("cell-4").click()
         expect(grace.get_by_test_id("turn")).to_have_text("Your turn")
         expect(grace.get_by_test_id("host-away")).to_have_count(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .helpers import host_room, join_by_code, shot
+from .helpers import host_room, join_by_code, ready_and_start, shot
 
 
 def log_lines(page) -> list[str]:
@@ -17,9 +17,7 @@ def test_log_after_reload_and_a_take_back_removes_its_line(open_tab, shots):
     code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
     grace = open_tab("/")
     join_by_code(grace, "Grace", code)
-    grace.get_by_role("button", name="I’m ready").click()
-    expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
-    ada.get_by_role("button", name="Start game").click()
+    ready_and_start(ada, grace)
 
     ada.get_by_test_id("cell-4").click()
     expect(grace.get_by_test_id("game-log")).to_contain_text("Ada put X in the centre")

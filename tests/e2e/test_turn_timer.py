@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, expect
 from tests.live_server import Server
 
 from .conftest import DESKTOP, DIST, SERVER_ENV
-from .helpers import host_room, join_by_code, shot
+from .helpers import host_room, join_by_code, ready_and_start, shot, two_tabs
 
 RAN_OUT = "Ada's time ran out: a bot played for them"
 
@@ -33,20 +33,13 @@ def quick_turns_url() -> Iterator[str]:
 
 def test_timer_expiry_with_a_bot_stand_in_then_back(browser: Browser, quick_turns_url: str,
                                                     shots):
-    contexts = [browser.new_context(viewport=DESKTOP, base_url=quick_turns_url)
-                for _ in range(2)]
+    contexts, ada, grace = two_tabs(browser, quick_turns_url, DESKTOP)
     try:
-        ada, grace = (context.new_page() for context in contexts)
-        for page in (ada, grace):
-            page.set_default_timeout(10_000)
-            page.goto("/")
         code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
         ada.get_by_test_id("turn-time-select").select_option(label="2 s")
         join_by_code(grace, "Grace", code)
         expect(grace.get_by_test_id("turn-time")).to_have_text("Turn time: 2 s")
-        grace.get_by_role("button", name="I’m ready").click()
-        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
-        ada.get_by_role("button", name="Start game").click()
+        ready_and_start(ada, grace)
 
         # Everyone sees Ada's clock: on her seat for Grace, in words for Ada.
         expect(grace.get_by_test_id("player-0").get_by_test_id("seat-clock")).to_be_visible()
