@@ -351,12 +351,14 @@ class LoungeService:
     # -- the table of operations -------------------------------------------------------------
 
     def operation(self, name: str) -> Callable[[Caller, dict], dict | None]:
-        """The operation an event names (see :data:`OPERATIONS`)."""
-        return getattr(self, OPERATIONS[name])
+        """The operation an event names (one of :data:`OPERATIONS`)."""
+        if name not in OPERATIONS:
+            raise LoungeError("unknown_event", f"There is no event {name[:40]!r}")
+        return getattr(self, name)
 
 
-#: Every operation a connection's event may ask for, by event name.
-OPERATIONS = {name: name for name in (
+#: Every operation a connection's event may ask for: the service's methods of those names.
+OPERATIONS = frozenset((
     "join", "leave", "chat", "ready", "add_bot", "add_local", "remove_seat", "allow", "start",
     "rematch", "move", "undo", "set_turn_time", "back", "stand_in", "disconnect",
-    "debug_match")}
+    "debug_match"))

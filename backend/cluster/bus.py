@@ -105,11 +105,7 @@ class ClusterBus(socketio.RedisManager):
                 self.redis_url, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS,
                 **self.redis_options)
             self.redis = module.Redis(connection_pool=pool)
-            self.connected = True
         return self.redis
-
-    def _redis_connect(self) -> None:  # the stock manager's publishes come through here
-        self._client()
 
     # -- listening ---------------------------------------------------------------------------
 

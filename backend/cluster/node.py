@@ -26,6 +26,7 @@ import uuid
 from collections import OrderedDict
 
 from ..errors import LoungeError
+from ..rooms import CODE_LENGTH
 from ..service import Caller, LoungeService
 from ..sockets import LoungeSockets
 from .bus import BusDown, ClusterBus
@@ -132,7 +133,7 @@ class ClusterNode:
 
     def _lookup(self, key: str) -> str | None:
         try:
-            return self.leases.room_id(key, by_code=len(key) <= 6)
+            return self.leases.room_id(key, by_code=len(key) <= CODE_LENGTH)
         except Exception:
             log.exception("looking up room %r failed", key)
             raise LoungeError("internal", "Something went wrong on the server: try again"
@@ -140,9 +141,8 @@ class ClusterNode:
 
     def dispatch(self, name: str, caller: Caller, data: dict) -> dict | None:
         """Run an operation at the room's owner, here or elsewhere; its result."""
-        request = uuid.uuid4().hex
         deadline = time.time() + self.config.FORWARD_SECONDS
-        waiter = self.waiting[request] = Waiter(self.runtime.make_event())
+        request = None  # a forwarded event's id, the same for each retry
         try:
             while True:
                 owner = self.owner_of(caller.room_id, name)
@@ -151,7 +151,11 @@ class ClusterNode:
                 if owner == self.node:
                     answer = self.run(name, caller, data)
                 else:
-                    answer = self._forward(owner, request, waiter, name, caller, data, deadline)
+                    if request is None:
+                        request = uuid.uuid4().hex
+                        self.waiting[request] = Waiter(self.runtime.make_event())
+                    answer = self._forward(owner, request, self.waiting[request], name, caller,
+                                           data, deadline)
                 if "moved" not in answer:
                     return _unwrap(answer)
                 self.owners.pop(caller.room_id, None)
@@ -159,7 +163,8 @@ class ClusterNode:
                     raise LoungeError("internal", TRY_AGAIN)
                 self.runtime.sleep(RETRY_PAUSE)
         finally:
-            del self.waiting[request]
+            if request is not None:
+                del self.waiting[request]
 
     def owner_of(self, room_id: str, name: str) -> str | None:
         """Which process runs the room: this one if it holds it, the lease's holder

@@ -252,13 +252,9 @@ def _plain(row: Any) -> SimpleNamespace:
     return SimpleNamespace(**row._mapping)
 
 
-def read_rooms(conn: Connection) -> list[StoredRoom]:
-    """Every room with seats, with its current match, that match's moves and its chat."""
-    return read_some_rooms(None, conn)
-
-
-def read_some_rooms(ids: list[str] | None, conn: Connection) -> list[StoredRoom]:
-    """The rooms with these ids (None: every room), as :func:`read_rooms` reads them."""
+def read_rooms(ids: list[str] | None, conn: Connection) -> list[StoredRoom]:
+    """The rooms with these ids (None: every room) that have seats, each with its current
+    match, that match's moves and its chat."""
     query = select(ROOMS) if ids is None else select(ROOMS).where(ROOMS.c.id.in_(ids))
     rooms = {row.id: StoredRoom(_plain(row), []) for row in conn.execute(query)}
     if not rooms:

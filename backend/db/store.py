@@ -89,11 +89,8 @@ class SqlRoomStore(MemoryRoomStore):
     def delete(self, room_id: str) -> None:
         """Forget a closed room; its finished games stay in the database for their history,
         and so does a game the closing cut short, as abandoned."""
-        super().delete(room_id)
-        saved = self._saved.pop(room_id, None)
-        epoch = self._epoch(room_id)
-        if self.leases is not None:
-            self.leases.epochs.pop(room_id, None)
+        saved, epoch = self._saved.get(room_id), self._epoch(room_id)
+        self.forget(room_id)
         abandon = None
         if saved is not None and saved.match is not None and saved.match_id is not None \
                 and saved.match.result is None:
@@ -131,7 +128,7 @@ class SqlRoomStore(MemoryRoomStore):
         """Every room of the database (or those with these ids) back in memory, its match
         replayed; the rooms."""
         loaded = []
-        for stored in self.worker.run(partial(queries.read_some_rooms, ids)):
+        for stored in self.worker.run(partial(queries.read_rooms, ids)):
             try:
                 room = rebuild(stored, hard_seconds)
             except Exception:
@@ -145,8 +142,8 @@ class SqlRoomStore(MemoryRoomStore):
         return loaded
 
     def forget(self, room_id: str) -> Room | None:
-        """Cluster mode: drop a room this process no longer owns from memory (the database
-        keeps it); the room dropped."""
+        """Drop a room from memory, the database untouched (in cluster mode: a room this
+        process no longer owns); the room dropped."""
         room = self._rooms.get(room_id)
         MemoryRoomStore.delete(self, room_id)
         self._saved.pop(room_id, None)
