@@ -15,11 +15,17 @@ from backend.rooms import now_ms
 from .helpers import new_user, play, started_room
 
 
-def test_abandoned_rooms_close_and_old_games_go(sqlite_url):
-    app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=sqlite_url,
+def lounge_app(url: str):
+    """An app on the database at ``url`` whose rooms are abandoned after an hour and whose
+    games are kept a week: (app, its lounge parts, its store)."""
+    app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=url,
                             ABANDONED_ROOM_SECONDS=3600, MATCH_RETENTION_DAYS=7))
     ctx = app.extensions["lounge"]
-    store = ctx.lounge.store
+    return app, ctx, ctx.lounge.store
+
+
+def test_abandoned_rooms_close_and_old_games_go(sqlite_url):
+    _, ctx, store = lounge_app(sqlite_url)
     finished = started_room(ctx.lounge, "tic-tac-toe", 2)
     with finished.lock:
         play(finished, store, 9)
@@ -45,10 +51,7 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
 
 
 def test_chat_keeps_a_room_alive(sqlite_url):
-    app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=sqlite_url,
-                            ABANDONED_ROOM_SECONDS=3600))
-    ctx = app.extensions["lounge"]
-    store = ctx.lounge.store
+    _, ctx, store = lounge_app(sqlite_url)
     chatty = ctx.lounge.create_room(new_user(), "poker99", "Chatty", public=True)
     quiet = ctx.lounge.create_room(new_user(), "poker99", "Quiet", public=True)
     two_hours = 2 * 3600 * 1000
@@ -69,10 +72,7 @@ def test_chat_keeps_a_room_alive(sqlite_url):
 def test_a_game_cut_short_by_the_closing_is_kept_as_abandoned(sqlite_url):
     """Issue 13: a room closed mid-game keeps its unfinished game in the history with the
     result {"abandoned": true}, to watch again, for as long as finished games are kept."""
-    app = create_app(Config(ASYNC_MODE="threading", DATABASE_URL=sqlite_url,
-                            ABANDONED_ROOM_SECONDS=3600, MATCH_RETENTION_DAYS=7))
-    ctx = app.extensions["lounge"]
-    store = ctx.lounge.store
+    app, ctx, store = lounge_app(sqlite_url)
     room = started_room(ctx.lounge, "nine-locks", 3)
     with room.lock:
         play(room, store, 4)
