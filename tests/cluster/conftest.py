@@ -8,8 +8,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
 from backend.balancer import haproxy_path
+from tests.postgres import POSTGRES, Schema
 
-from .nodes import POSTGRES, REDIS, Cluster, Schema
+from .nodes import REDIS, Cluster
 
 
 @pytest.fixture(scope="session")
@@ -19,7 +20,7 @@ def services() -> None:
         redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
     except redis.RedisError as exc:
         pytest.skip(f"Redis is not reachable at {REDIS} ({exc})")
-    engine = create_engine(POSTGRES.replace("postgresql:", "postgresql+psycopg:"))
+    engine = create_engine(POSTGRES)
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))

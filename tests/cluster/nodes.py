@@ -8,15 +8,13 @@ import random
 import secrets
 import signal
 import time
-from typing import Any
 
 import requests
-from sqlalchemy import create_engine, text
 
 from tests.live_server import Server
+from tests.postgres import Schema
 from tests.server.harness import TIMEOUT, Player, choose
 
-POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS = os.environ.get("LOUNGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 FAST = {
     "HOST_GRACE_SECONDS": 8.0, "PLAYER_GRACE_SECONDS": 8.0, "BOT_DELAY_SECONDS": 0.05,
@@ -27,29 +25,6 @@ FAST = {
     "LEASE_SECONDS": 2.0, "FORWARD_SECONDS": 6.0,
     "SECRET_KEY": "cluster-tests-secret-cluster-tests-secret",
 }
-
-
-class Schema:
-    """A PostgreSQL schema of its own, dropped at the end."""
-
-    def __init__(self) -> None:
-        self.name = f"lounge_cluster_{secrets.token_hex(4)}"
-        self.admin = create_engine(POSTGRES.replace("postgresql:", "postgresql+psycopg:"),
-                                   isolation_level="AUTOCOMMIT")
-        with self.admin.connect() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{self.name}"'))
-        self.url = f"{POSTGRES}?options=-csearch_path%3D{self.name}"
-
-    def query(self, sql: str, **params: Any) -> list[Any]:
-        """Rows of a query run in the schema."""
-        with self.admin.connect() as conn:
-            conn.execute(text(f'SET search_path TO "{self.name}"'))
-            return list(conn.execute(text(sql), params))
-
-    def drop(self) -> None:
-        with self.admin.connect() as conn:
-            conn.execute(text(f'DROP SCHEMA "{self.name}" CASCADE'))
-        self.admin.dispose()
 
 
 class Cluster:

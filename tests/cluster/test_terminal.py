@@ -7,9 +7,10 @@ import secrets
 import pytest
 
 from tests.balancer import Balanced
+from tests.postgres import Schema
 from tests.terminal.harness import Term
 
-from .nodes import FAST, REDIS, Schema
+from .nodes import FAST, REDIS
 
 pytestmark = pytest.mark.usefixtures("haproxy", "services")
 

@@ -3,19 +3,12 @@ PostgreSQL database ``test`` on 127.0.0.1:5432 (shared, so each test drops its s
 
 from __future__ import annotations
 
-import secrets
-
 import pytest
-from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
+from tests.postgres import Schema
+
 from .helpers import close_stores
-
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def postgres_schema_url(schema: str) -> str:
-    return f"{POSTGRES}?options=-csearch_path%3D{schema}"
 
 
 @pytest.fixture
@@ -26,18 +19,12 @@ def sqlite_url(tmp_path) -> str:
 @pytest.fixture
 def postgres_url():
     """A URL whose tables all live in a new schema, dropped at the end."""
-    schema = f"lounge_test_{secrets.token_hex(4)}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
     try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        schema = Schema()
     except OperationalError as exc:
-        admin.dispose()
         pytest.skip(f"PostgreSQL is not reachable on 127.0.0.1:5432 ({exc.orig})")
-    yield postgres_schema_url(schema)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    admin.dispose()
+    yield schema.url
+    schema.drop()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 import requests
 import urllib3
+from sqlalchemy.exc import OperationalError
 
 from tests.live_server import BIN, REPO, free_port
+from tests.postgres import Schema
 
 NGINX = Path(os.environ.get("NGINX", "/usr/sbin/nginx"))
 POSTGRES = "postgres://postgres@127.0.0.1:5432/test"  # Heroku's spelling of the URL
@@ -95,24 +97,14 @@ class Deployment:
 def postgres_schema() -> Iterator[str | None]:
     """A schema of its own in the local PostgreSQL (the add-on's stand-in), or None."""
     try:
-        import psycopg
-    except ImportError:
-        yield None
-        return
-    schema = f"lounge_deploy_{secrets.token_hex(4)}"
-    try:
-        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/test", autocommit=True,
-                             connect_timeout=3) as conn:
-            conn.execute(f'CREATE SCHEMA "{schema}"')
-    except psycopg.OperationalError:
+        schema = Schema("lounge_deploy")
+    except OperationalError:
         yield None
         return
     try:
-        yield schema
+        yield schema.name
     finally:
-        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/test",
-                             autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        schema.drop()
 
 
 def wait_until_up(url: str, process: subprocess.Popen, seconds: float) -> None:

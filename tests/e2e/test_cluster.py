@@ -30,7 +30,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from backend.balancer import COOKIE, HEADER, haproxy_path
 from tests.balancer import Balanced
-from tests.cluster.nodes import FAST, REDIS, Schema
+from tests.cluster.nodes import FAST, REDIS
+from tests.postgres import Schema
 
 from .conftest import DESKTOP, DIST
 from .helpers import host_room, join_by_code, play_some, play_until_result, send_chat, shot
