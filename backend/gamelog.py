@@ -8,21 +8,11 @@ each state; a take-back removes the lines of the move it took back.
 
 from __future__ import annotations
 
-from shared_rules import Match, new_match
+from shared_rules import Match, new_match, replay_step
 from shared_rules.describe import BEGINS, describe, who
 
 Reader = int | None
 Line = dict  # {"version": int, "text": str}
-
-
-def step(match: Match, entry: dict) -> Match:
-    """The match after one entry of a match log."""
-    seat, move = entry["seat"], entry["move"]
-    if move == "drop":
-        return match.drop(seat)
-    if move == "undo":
-        return match.undo(seat)
-    return match.apply(seat, move, *entry["args"])
 
 
 def stand_in_line(reason: str | None, names: list[str], seat: int) -> list[str]:
@@ -45,6 +35,7 @@ class GameLog:
         self.lines: dict[Reader, list[Line]] = {r: [] for r in self.readers}
         self.played: list[int] = []  # the versions of moves a take-back could remove
         self.match = new_match(match.game.slug, match.num_players, match.seed)
+        self.views: dict[Reader, dict] = {}  # each reader's view of self.match, once asked
         for reader in self.readers:
             self.lines[reader].append({"version": 0, "text": BEGINS})
         self.advance(match, names, stand_ins)
@@ -62,7 +53,11 @@ class GameLog:
         stand_ins = stand_ins or {}
         news: dict[Reader, dict] = {r: {"log": [], "log_undone": []} for r in self.readers}
         for entry in match.log_tail(match.version - self.match.version):
-            before, after = self.match, step(self.match, entry)
+            # The last entry leads to the room's own match: no need to play it again.
+            after = match if self.match.version + 1 == match.version else replay_step(
+                self.match, entry)
+            before_views = {r: self.view(r) for r in self.readers}
+            self.match, self.views = after, {}
             if entry["move"] == "undo" and self.played:
                 taken = self.played.pop()
                 for reader in self.readers:
@@ -73,14 +68,22 @@ class GameLog:
                 self.played.append(after.version)
             said = stand_in_line(stand_ins.get(after.version), names, entry["seat"])
             for reader in self.readers:
-                for text in said + describe(before.view(reader), after.view(reader), names,
+                for text in said + describe(before_views[reader], self.view(reader), names,
                                             entry["seat"], entry["move"]):
                     line = {"version": after.version, "text": text}
                     self.lines[reader].append(line)
                     news[reader]["log"].append(line)
-            self.match = after
-        self.match = match  # the room's own object, so that the next change follows from it
+        if self.match is not match:  # the room's own object, so the next change follows it
+            self.match, self.views = match, {}
         return news
+
+    def view(self, reader: Reader) -> dict:
+        """The reader's view of the match this log has reached (computed once: the state
+        sent to that reader is made of the same view)."""
+        view = self.views.get(reader)
+        if view is None:
+            view = self.views[reader] = self.match.view(reader)
+        return view
 
     def full(self, reader: Reader) -> dict:
         """The whole log of one reader, to replace what a client has."""

@@ -178,7 +178,9 @@ class Room:
             log = self.ensure_log().full(seat)
         else:
             log = self.log_news.get(seat) or {"log": [], "log_undone": []}
-        return {"round": self.round, "seat": seat, "view": m.view(seat),
+        log_ = self.game_log
+        view = log_.view(seat) if log_ is not None and log_.match is m else m.view(seat)
+        return {"round": self.round, "seat": seat, "view": view,
                 "legal_moves": m.legal_moves(seat), "active_seats": m.active_seats,
                 "result": m.result, "version": m.version,
                 "can_undo": seat is not None and m.can_undo(seat),
