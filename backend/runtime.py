@@ -16,19 +16,30 @@ SPIN_SECONDS = 0.0005
 
 @dataclass(frozen=True)
 class Runtime:
-    """How to start a task, sleep, make a queue and make an event in the server's async mode."""
+    """How to start a task, sleep, make a queue and make an event in the server's async mode.
+    ``make_quick_event`` makes one for waits shorter than a wake-up from sleep (a commit), which
+    may spin for a moment before it sleeps; ``make_event`` one that sleeps at once."""
 
     spawn: Callable[..., Any]
     make_queue: Callable[[], Any]
     make_event: Callable[[], Any]
     sleep: Callable[[float], Any] = time.sleep
+    make_quick_event: Callable[[], Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.make_quick_event is None:
+            object.__setattr__(self, "make_quick_event", self.make_event)
 
     @classmethod
     def of_socketio(cls, socketio: Any) -> Runtime:
         """The runtime of a Flask-SocketIO server's async mode."""
         eio = socketio.server.eio
-        make_event = _eventlet_event() if socketio.async_mode == "eventlet" else eio.create_event
-        return cls(socketio.start_background_task, eio.create_queue, make_event, socketio.sleep)
+        if socketio.async_mode != "eventlet":
+            return cls(socketio.start_background_task, eio.create_queue, eio.create_event,
+                       socketio.sleep)
+        event, quick = _eventlet_events()
+        return cls(socketio.start_background_task, eio.create_queue, event, socketio.sleep,
+                   quick)
 
     @classmethod
     def threads(cls) -> Runtime:
@@ -42,13 +53,13 @@ class Runtime:
         return cls(spawn, queue.Queue, threading.Event, time.sleep)
 
 
-def _eventlet_event() -> Callable[[], Any]:
+def _eventlet_events() -> tuple[Callable[[], Any], Callable[[], Any]]:
     """eventlet's own one-shot event, with ``set``: waking a waiter costs a third of what its
-    green ``threading.Event`` costs, which counts on every move.
+    green ``threading.Event`` costs, which counts on every move; and the quick one.
 
-    One waiter at a time keeps the loop turning for up to SPIN_SECONDS before it sleeps: a
-    commit takes less than that, and an idle process that sleeps wakes up slowly (on the
-    benchmark machine, a tenth of a millisecond: a fifth of a move). Only one, because many
+    In the quick one, one waiter at a time keeps the loop turning for up to SPIN_SECONDS before
+    it sleeps: a commit takes less than that, and an idle process that sleeps wakes up slowly
+    (on the benchmark machine, a tenth of a millisecond: a fifth of a move). Only one, because many
     spinning waiters would cost the loop more than their sleeps cost them."""
     from eventlet import sleep
     from eventlet.event import Event
@@ -60,6 +71,7 @@ def _eventlet_event() -> Callable[[], Any]:
             if not self.ready():
                 self.send(None)
 
+    class QuickDone(Done):
         def wait(self, timeout: float | None = None) -> Any:
             if not spinning[0] and not self.ready():
                 spinning[0] = True
@@ -71,4 +83,4 @@ def _eventlet_event() -> Callable[[], Any]:
                     spinning[0] = False
             return super().wait(timeout)
 
-    return Done
+    return Done, QuickDone

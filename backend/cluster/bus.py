@@ -3,8 +3,11 @@ per process and one for everyone, on the same subscription.
 
 :class:`ClusterBus` is python-socketio's Redis manager with what a lounge needs of it:
 
-- a publish that fails is known: :class:`BusDown` is raised (the stock manager logs and drops
-  it), and counted;
+- messages that need no answer (states, replies, room broadcasts) go through an :class:`Outbox`:
+  one task writes whatever is queued in one go, on a connection of its own on which Redis sends
+  no replies, so a message costs one write shared with the others queued beside it; one that
+  cannot be sent is counted and logged (the stock manager logs and drops it);
+- a forwarded event is refused with :class:`BusDown` at once while Redis is out of reach;
 - the listener checks the connection's health and reconnects within a second of Redis coming
   back (the stock one backs off for up to a minute), and never blocks forever on a half-open
   socket;
@@ -32,6 +35,7 @@ POLL_SECONDS = 1.0
 POOL_SIZE = 64  # Redis connections a process may hold for publishing
 POOL_WAIT_SECONDS = 2.0  # how long a publish waits for a free one
 RETRY_SECONDS = 0.5
+BATCH = 256  # messages written at once by the outbox, at most
 
 
 class BusDown(Exception):
@@ -53,36 +57,41 @@ class ClusterBus(socketio.RedisManager):
         self.own = node_channel(cluster, node)
         self.everyone = f"{cluster}:all"
         self.on_message = on_message
-        self.lost = 0  # publishes that failed
+        self.failed = 0  # forwarded events refused while Redis was out of reach
+        self.outbox: Outbox | None = None  # made when the server starts the manager
         self.up = False  # whether the listener is subscribed
 
     # -- sending -----------------------------------------------------------------------------
 
-    def send(self, channel: str, message: dict) -> int:
-        """Publish one of the lounge's messages; how many processes heard it."""
-        return self._send(channel, orjson.dumps(message))
+    def initialize(self) -> None:
+        """Start the listener (the stock manager's) and the outbox."""
+        self.outbox = Outbox(self.redis_url, self.server.eio.create_queue())
+        self.server.start_background_task(self.outbox.run)
+        super().initialize()
 
-    def to_node(self, node: str, message: dict) -> int:
-        """A message to one process; how many heard it (0: it is gone)."""
-        return self.send(node_channel(self.cluster, node), message)
+    def to_node(self, node: str, message: dict) -> None:
+        """A message to one process, sent in order with everything else this one says."""
+        self.outbox.post(node_channel(self.cluster, node), orjson.dumps(message))
 
-    def to_all(self, message: dict) -> int:
+    def call(self, node: str, message: dict) -> None:
+        """A forwarded event to one process: as :meth:`to_node`, but refused with BusDown at
+        once while Redis is out of reach (its sender would wait for an answer in vain)."""
+        if not self.up:  # the listener's view: it finds out, and reconnects, within a second
+            self.failed += 1
+            raise BusDown("Redis is out of reach")
+        self.to_node(node, message)
+
+    def to_all(self, message: dict) -> None:
         """A message to every process, this one included."""
-        return self.send(self.everyone, message)
+        self.outbox.post(self.everyone, orjson.dumps(message))
 
-    def _publish(self, data: Any) -> int:
-        return self._send(self.channel, self.json.dumps(data))
+    def _publish(self, data: Any) -> None:
+        self.outbox.post(self.channel, self.json.dumps(data))
 
-    def _send(self, channel: str, payload: bytes | str) -> int:
-        for attempt in (1, 2):  # redis-py replaces a broken connection by itself
-            try:
-                return self._client().publish(channel, payload)
-            except Exception as exc:
-                if attempt == 2:
-                    self.lost += 1
-                    log.error("Redis: a message to %s was not sent (%s)", channel, exc)
-                    raise BusDown(str(exc)) from None
-        raise AssertionError("unreachable")
+    @property
+    def lost(self) -> int:
+        """Messages that could not be sent."""
+        return self.failed + (self.outbox.lost if self.outbox else 0)
 
     def command(self, name: str, *args: Any) -> Any:
         """Run one Redis command on the manager's connection pool; BusDown if it fails."""
@@ -146,3 +155,72 @@ class ClusterBus(socketio.RedisManager):
                     self.on_message(channel.decode(), orjson.loads(message["data"]))
                 except Exception:
                     log.exception("a cluster message could not be handled")
+
+
+class Outbox:
+    """Messages to publish, written by one task on a Redis connection of its own with replies
+    switched off (``CLIENT REPLY OFF``): a message costs neither a wait for Redis's answer nor
+    the answer's wake-up, and the messages queued while one write goes out leave together in
+    the next, in the order they were posted."""
+
+    def __init__(self, url: str, queue: Any) -> None:
+        import redis
+
+        options = {**REDIS_OPTIONS, "health_check_interval": 0}  # a PING would get no answer
+        self.pool = redis.ConnectionPool.from_url(url, **options)
+        self.connection: Any = None
+        self.queue = queue
+        self.lost = 0
+        self.up = True  # whether the last write went out (for the logs)
+
+    def post(self, channel: str, payload: bytes | str) -> None:
+        """Queue a message for the channel."""
+        self.queue.put((channel, payload))
+
+    def run(self) -> None:
+        """The outbox's task: write what is queued, for ever."""
+        while True:
+            batch = [self.queue.get()]
+            while len(batch) < BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            self.write(batch)
+
+    def write(self, batch: list[tuple[str, bytes | str]]) -> None:
+        """Publish the messages in one write (a second try on a new connection); counted as
+        lost if that fails too."""
+        commands = [("PUBLISH", channel, payload) for channel, payload in batch]
+        for attempt in (1, 2):
+            try:
+                connection = self._connection()
+                connection.send_packed_command(connection.pack_commands(commands),
+                                               check_health=False)
+                if not self.up:
+                    log.info("Redis: the outbox is connected again")
+                self.up = True
+                return
+            except Exception as exc:
+                self._drop()
+                if attempt == 2:
+                    self.lost += len(batch)
+                    if self.up:
+                        log.error("Redis: %d messages were not sent (%s)", len(batch), exc)
+                    self.up = False
+
+    def _connection(self) -> Any:
+        connection = self.connection
+        # Nothing ever comes back on this connection but the end of it: a socket that has
+        # something to read was closed by Redis (a restart), and a write now would be lost.
+        if connection is not None and connection.can_read(timeout=0):
+            raise ConnectionError("Redis closed the outbox's connection")
+        if connection is None:
+            connection = self.pool.make_connection()
+            connection.connect()
+            connection.send_command("CLIENT", "REPLY", "OFF", check_health=False)
+            self.connection = connection
+        return connection
+
+    def _drop(self) -> None:
+        if self.connection is not None:
+            with contextlib.suppress(Exception):
+                self.connection.disconnect()
+        self.connection = None

@@ -19,7 +19,6 @@ owner of its room.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 import uuid
@@ -217,11 +216,9 @@ class ClusterNode:
                    "c": [caller.conn, caller.user_id, caller.room_id], "d": data,
                    "until": deadline}
         try:
-            heard = self.bus.to_node(owner, message)
+            self.bus.call(owner, message)
         except BusDown:
             raise LoungeError("internal", TRY_AGAIN) from None
-        if heard == 0:
-            return MOVED  # that process is gone
         waiter.event.wait(max(0.0, min(ATTEMPT_SECONDS, deadline - time.time())))
         return waiter.answer or MOVED
 
@@ -349,9 +346,7 @@ class ClusterNode:
                 self.service.notifier.broadcast(room, "room", room.summary())
         log.info("took over %d rooms", len(rooms))
         if rooms:
-            with contextlib.suppress(BusDown):  # else they join when their clients reconnect
-                self.bus.to_all({"k": "moved", "rooms": [r.id for r in rooms],
-                                 "owner": self.node})
+            self.bus.to_all({"k": "moved", "rooms": [r.id for r in rooms], "owner": self.node})
 
     def lose(self, room_id: str) -> None:
         """This process no longer owns the room: its copy stops (timers and bots with it)."""

@@ -155,7 +155,7 @@ class DbWorker:
         """Send one job to run in a committed transaction, without waiting for it."""
         job_id = next(self._ids)
         data = job_frame(job_id, job)  # a job that cannot be sent fails here, alone
-        pending = Pending(self.runtime.make_event())
+        pending = Pending(self.runtime.make_quick_event())
         self.jobs += 1
         self._current().send(job_id, data, pending)
         return pending
@@ -213,7 +213,7 @@ class LocalDbWorker:
             if not self._started:
                 self._started = True
                 self.runtime.spawn(self._write)
-        pending = Pending(self.runtime.make_event())
+        pending = Pending(self.runtime.make_quick_event())
         self.jobs += 1
         self._queue.put((job, pending))
         return pending
