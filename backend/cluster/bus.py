@@ -8,9 +8,10 @@ per process and one for everyone, on the same subscription.
   no replies, so a message costs one write shared with the others queued beside it; one that
   cannot be sent is counted and logged (the stock manager logs and drops it);
 - a forwarded event is refused with :class:`BusDown` at once while Redis is out of reach;
-- the listener checks the connection's health and reconnects within a second of Redis coming
-  back (the stock one backs off for up to a minute), and never blocks forever on a half-open
-  socket;
+- the listener reads without a timeout (a poll with one costs more than the message), and a
+  watchdog posts a heartbeat to this process's own channel every second: when nothing at all
+  has arrived for a few seconds (a half-open socket) it drops the subscription; the listener
+  reconnects within a second of Redis coming back (the stock one backs off for up to a minute);
 - messages on the lounge's own channels (``<cluster>:node:<id>``, ``<cluster>:all``) go to a
   handler; those on the Socket.IO channel are emits, handled as usual.
 
@@ -31,10 +32,13 @@ import socketio
 log = logging.getLogger(__name__)
 REDIS_OPTIONS = {"socket_timeout": 2.0, "socket_connect_timeout": 2.0,
                  "health_check_interval": 5, "retry_on_timeout": False}
-POLL_SECONDS = 1.0
+HEARTBEAT_SECONDS = 1.0
+SILENT_SECONDS = 3.5  # heard nothing, not even our own heartbeats, for this long: drop it
+LISTENER_OPTIONS = {**REDIS_OPTIONS, "socket_timeout": None, "health_check_interval": 0}
 POOL_SIZE = 64  # Redis connections a process may hold for publishing
 POOL_WAIT_SECONDS = 2.0  # how long a publish waits for a free one
 RETRY_SECONDS = 0.5
+HEARTBEAT = b"{}"
 BATCH = 256  # messages written at once by the outbox, at most
 
 
@@ -60,6 +64,8 @@ class ClusterBus(socketio.RedisManager):
         self.failed = 0  # forwarded events refused while Redis was out of reach
         self.outbox: Outbox | None = None  # made when the server starts the manager
         self.up = False  # whether the listener is subscribed
+        self.subscription: Any = None
+        self.heard_at = time.monotonic()
 
     # -- sending -----------------------------------------------------------------------------
 
@@ -67,6 +73,7 @@ class ClusterBus(socketio.RedisManager):
         """Start the listener (the stock manager's) and the outbox."""
         self.outbox = Outbox(self.redis_url, self.server.eio.create_queue())
         self.server.start_background_task(self.outbox.run)
+        self.server.start_background_task(self._watch)
         super().initialize()
 
     def to_node(self, node: str, message: dict) -> None:
@@ -124,13 +131,14 @@ class ClusterBus(socketio.RedisManager):
             pubsub = None
             try:
                 client = self._get_redis_module().Redis.from_url(self.redis_url,
-                                                                 **self.redis_options)
+                                                                 **LISTENER_OPTIONS)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.channel, self.own, self.everyone)
-                self.up = True
-                while True:  # get_message waits with a timeout; listen() would not
-                    message = pubsub.get_message(timeout=POLL_SECONDS)
+                self.subscription, self.heard_at, self.up = pubsub, time.monotonic(), True
+                while True:
+                    message = pubsub.get_message(timeout=None)
                     if message is not None:
+                        self.heard_at = time.monotonic()
                         yield message
             except Exception as exc:
                 if self.up:
@@ -141,6 +149,23 @@ class ClusterBus(socketio.RedisManager):
                         pubsub.close()
                 time.sleep(RETRY_SECONDS)
 
+    def _watch(self) -> None:
+        """Post a heartbeat to this process's channel every second, and drop a subscription
+        that has heard nothing for SILENT_SECONDS: its socket is dead without knowing it."""
+        while True:
+            slept = time.monotonic()
+            time.sleep(HEARTBEAT_SECONDS)
+            self.outbox.post(self.own, HEARTBEAT)
+            pubsub, now = self.subscription, time.monotonic()
+            if now - slept > 2 * HEARTBEAT_SECONDS:
+                continue  # this process was too busy to run anything: so was the listener
+            if self.up and now - self.heard_at > SILENT_SECONDS:
+                log.error("Redis: nothing heard for %.1f s, not even this process's heartbeat; "
+                          "reconnecting", SILENT_SECONDS)
+                self.outbox.stale = True  # the heartbeat went out on it: it may be the dead one
+                with contextlib.suppress(Exception):
+                    pubsub.connection.disconnect()  # the blocked read fails, and reconnects
+
     def _listen(self) -> Iterator[bytes]:
         ours = {self.own.encode(), self.everyone.encode()}
         queue = self.channel.encode()
@@ -150,6 +175,8 @@ class ClusterBus(socketio.RedisManager):
             channel = message["channel"]
             if channel == queue:
                 yield message["data"]
+            elif message["data"] == HEARTBEAT:
+                continue
             elif channel in ours:
                 try:
                     self.on_message(channel.decode(), orjson.loads(message["data"]))
@@ -172,6 +199,7 @@ class Outbox:
         self.queue = queue
         self.lost = 0
         self.up = True  # whether the last write went out (for the logs)
+        self.stale = False  # set by the watchdog: make a new connection before the next write
 
     def post(self, channel: str, payload: bytes | str) -> None:
         """Queue a message for the channel."""
@@ -207,6 +235,9 @@ class Outbox:
                     self.up = False
 
     def _connection(self) -> Any:
+        if self.stale:
+            self.stale = False
+            self._drop()
         connection = self.connection
         # Nothing ever comes back on this connection but the end of it: a socket that has
         # something to read was closed by Redis (a restart), and a write now would be lost.

@@ -4,7 +4,9 @@ PostgreSQL, two lounges on one Redis."""
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
+import threading
 import time
 
 import pytest
@@ -43,6 +45,51 @@ class ThrowawayRedis:
     def stop(self) -> None:
         self.process.kill()
         self.process.wait(5)
+
+
+class MutingProxy:
+    """A TCP relay to the machine's Redis whose connections can be made to go silent at once
+    without closing (a half-open socket: a dead router, a lost route); connections made
+    after that are relayed again."""
+
+    def __init__(self, target: tuple[str, int] = ("127.0.0.1", 6379)) -> None:
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self.listener.getsockname()[1]}/0"
+        self.muted: set[int] = set()  # generations whose bytes go nowhere
+        self.generation = 0
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def mute(self) -> None:
+        """Every connection open now goes silent both ways."""
+        self.muted.add(self.generation)
+        self.generation += 1
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink, self.generation),
+                                 daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, generation: int) -> None:
+        try:
+            while data := source.recv(65536):
+                if generation not in self.muted:
+                    sink.sendall(data)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.listener.close()
+        for sock in self.sockets:
+            sock.close()
 
 
 @pytest.fixture
@@ -118,3 +165,24 @@ def test_two_lounges_on_one_redis_never_hear_each_other(cluster_of):
     host.ok("chat", {"text": "only for the first lounge"})
     time.sleep(0.3)
     assert not stranger.received("chat") and not public.received("chat")
+
+
+def test_a_silent_redis_connection_is_found_out_and_made_again(cluster_of):
+    proxy = MutingProxy()
+    try:
+        cluster = cluster_of(2, redis_url=proxy.url)
+        host = connect(cluster.url(0))
+        room = create(cluster.url(0), host, "tic-tac-toe")
+        host.ok("join", {"room": room["code"]})
+        remote = connect(cluster.url(1))
+        start_game(room, host, [remote])
+        assert call(remote, "chat", {"text": "before"})["ok"]
+
+        proxy.mute()  # nothing arrives any more, and no socket is closed
+        muted = time.monotonic()
+        assert call(remote, "chat", {"text": "after"}, seconds=20)["ok"]
+        assert time.monotonic() - muted < 15
+        host.wait_for(lambda: any(m["text"] == "after" for m in host.received("chat")))
+        assert play([host, remote], seed=4) is not None
+    finally:
+        proxy.close()
