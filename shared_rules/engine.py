@@ -313,14 +313,14 @@ class Match:
         }, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, data: str | dict) -> Match:
-        from .registry import GAMES
-
+    def from_json(cls, data: str | dict, game: Game) -> Match:
+        """The match that :meth:`to_json` gave, of ``game`` (the registry finds it by slug)."""
         if isinstance(data, str):
             data = json.loads(data)
-        game = GAMES[data["game"]]
+        if data["game"] != game.slug:
+            raise ValueError(f"A match of {data['game']!r} is not one of {game.slug!r}")
         if game.undoable:  # undo needs the earlier states: rebuild them
-            return replay(game.slug, data["num_players"], data["seed"], data["log"])
+            return replay(game, data["num_players"], data["seed"], data["log"])
         state = data["state"]
         ctx = dict(state["ctx"], out=tuple(state["ctx"]["out"]), left=tuple(state["ctx"]["left"]))
         log = None
@@ -449,7 +449,7 @@ def _remaining_winner(game: Game, ctx: dict) -> Result:
 
 
 def start(game: Game, num_players: int, seed: int | str | None) -> Match:
-    """A new match of ``game``; the match that :func:`shared_rules.new_match` returns."""
+    """A new match of ``game`` (:func:`shared_rules.new_match` starts one by slug)."""
     if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
             game.min_players <= num_players <= game.max_players):
         raise InvalidMove(f"{game.title} is for {game.min_players} to {game.max_players} players")
@@ -483,11 +483,9 @@ def from_view(game: Game, view: dict, seed: int | str | None = None) -> Match:
                  None)
 
 
-def replay(slug: str, num_players: int, seed: int | str, log: Iterable[dict]) -> Match:
-    """Rebuild a match from its seed and action log."""
-    from .registry import GAMES
-
-    match = start(GAMES[slug], num_players, seed)
+def replay(game: Game, num_players: int, seed: int | str, log: Iterable[dict]) -> Match:
+    """Rebuild a match of ``game`` from its seed and action log."""
+    match = start(game, num_players, seed)
     for entry in log:
         match = replay_step(match, entry)
     return match

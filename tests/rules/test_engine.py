@@ -77,15 +77,17 @@ def test_drop_ends_a_two_player_game_for_the_one_left_and_is_logged():
     match = new_match("tic-tac-toe", 2, 1).apply(0, "place", 4).drop(1)
     assert match.result == {"winner": 0}
     assert match.log[-1] == {"seat": 1, "move": "drop", "args": []}
-    assert replay("tic-tac-toe", 2, 1, match.log) == match
+    assert replay(GAMES["tic-tac-toe"], 2, 1, match.log) == match
     with pytest.raises(InvalidMove):
         match.drop(0)
 
 
 def test_from_json_gives_an_equal_match():
     match = new_match("tic-tac-toe", 2, "x").apply(0, "place", 0).apply(1, "place", 8)
-    assert Match.from_json(match.to_json()) == match
-    assert Match.from_json(match.to_json()) != match.apply(0, "place", 1)
+    assert Match.from_json(match.to_json(), match.game) == match
+    assert Match.from_json(match.to_json(), match.game) != match.apply(0, "place", 1)
+    with pytest.raises(ValueError):
+        Match.from_json(match.to_json(), GAMES["poker99"])
 
 
 def test_a_match_sampled_from_a_view_agrees_with_the_view():
@@ -120,7 +122,7 @@ def test_undo_at_most_three_times_in_a_row_per_seat():
 def test_a_stored_log_with_more_undos_in_a_row_still_replays():
     log = [{"seat": 0, "move": m, "args": a} for _ in range(5)
            for m, a in (("place", [4]), ("undo", []))]
-    match = replay("tic-tac-toe", 2, 1, log)
+    match = replay(GAMES["tic-tac-toe"], 2, 1, log)
     assert match.version == 10 and match.G["cells"][4] is None
 
 
