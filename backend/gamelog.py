@@ -8,7 +8,7 @@ each state; a take-back removes the lines of the move it took back.
 
 from __future__ import annotations
 
-from shared_rules import Match, new_match, replay_step
+from shared_rules import Match, new_match
 from shared_rules.describe import BEGINS, describe, who
 
 Reader = int | None
@@ -54,8 +54,7 @@ class GameLog:
         news: dict[Reader, dict] = {r: {"log": [], "log_undone": []} for r in self.readers}
         for entry in match.log_tail(match.version - self.match.version):
             # The last entry leads to the room's own match: no need to play it again.
-            after = match if self.match.version + 1 == match.version else replay_step(
-                self.match, entry)
+            after = match if self.match.version + 1 == match.version else self.match.act(entry)
             before_views = {r: self.view(r) for r in self.readers}
             self.match, self.views = after, {}
             if entry["move"] == "undo" and self.played:

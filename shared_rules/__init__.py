@@ -5,11 +5,10 @@
     m2 = m.apply(0, "play", "9H", 4)
 """
 
-from .engine import Game, Match, Move, Turn, from_view, replay, replay_step
+from .engine import Game, Match, Move, Turn, from_view, replay
 from .errors import InvalidMove
 from .registry import GAMES, new_match
 
 __all__ = [
     "GAMES", "Game", "InvalidMove", "Match", "Move", "Turn", "from_view", "new_match", "replay",
-    "replay_step",
 ]

@@ -272,6 +272,17 @@ class Match:
         G = spec.fn(self.G, t, *args)
         return self._next_match(G, t, spec.ends_turn, None)
 
+    def act(self, entry: dict) -> Match:
+        """The match after one log entry (``{"seat", "move", "args"}``: a move, a drop or an
+        undo). The rules are checked as for a new move, but not the guards added against abuse
+        (idle moves, undos in a row), so that logs stored before them still replay."""
+        seat, move, args = entry["seat"], entry["move"], tuple(entry.get("args", ()))
+        if move == "drop":
+            return self.drop(seat)
+        if move == "undo":
+            return self._take_back(seat)
+        return self._play(self._check(seat, move, args), seat, move, args)
+
     def drop(self, seat: int) -> Match:
         """A new Match in which that seat's player has left for good."""
         if self.result is not None:
@@ -487,17 +498,5 @@ def replay(game: Game, num_players: int, seed: int | str, log: Iterable[dict]) -
     """Rebuild a match of ``game`` from its seed and action log."""
     match = start(game, num_players, seed)
     for entry in log:
-        match = replay_step(match, entry)
+        match = match.act(entry)
     return match
-
-
-def replay_step(match: Match, entry: dict) -> Match:
-    """The match after one stored log entry. The rules are checked as for a new move, but not
-    the guards added against abuse (idle moves, undos in a row), so that logs stored before
-    them still replay."""
-    seat, move, args = entry["seat"], entry["move"], tuple(entry.get("args", ()))
-    if move == "drop":
-        return match.drop(seat)
-    if move == "undo":
-        return match._take_back(seat)
-    return match._play(match._check(seat, move, args), seat, move, args)

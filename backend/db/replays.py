@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from shared_rules import GAMES, new_match, replay_step
+from shared_rules import GAMES, new_match
 from shared_rules.cards import CARD_SET
 from shared_rules.describe import describe
 
@@ -26,7 +26,7 @@ def replay_document(stored: dict) -> dict:
     before = match.view(None)
     steps = [_step(0, None, before, describe(None, before, names))]
     for entry in stored["log"]:
-        match = replay_step(match, entry)
+        match = match.act(entry)
         after = match.view(None)
         lines = stand_in_line(entry.get("actor"), names, entry["seat"]) + describe(
             before, after, names, entry["seat"], entry["move"])

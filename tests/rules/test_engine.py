@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from shared_rules import GAMES, InvalidMove, Match, from_view, new_match, replay, replay_step
+from shared_rules import GAMES, InvalidMove, Match, from_view, new_match, replay
 from shared_rules.engine import start
 from shared_rules.rng import seed_state, shuffled
 
@@ -119,6 +119,16 @@ def test_undo_at_most_three_times_in_a_row_per_seat():
     assert match.can_undo(0)
 
 
+def test_act_takes_a_move_a_drop_or_an_undo_as_the_log_has_it():
+    match = new_match("tic-tac-toe", 2, 1)
+    played = match.act({"seat": 0, "move": "place", "args": [4]})
+    assert played == match.apply(0, "place", 4)
+    assert played.act({"seat": 0, "move": "undo", "args": []}) == played.undo(0)
+    assert played.act({"seat": 1, "move": "drop"}) == played.drop(1)
+    with pytest.raises(InvalidMove):
+        played.act({"seat": 0, "move": "place", "args": [8]})  # not seat 0's turn
+
+
 def test_a_stored_log_with_more_undos_in_a_row_still_replays():
     log = [{"seat": 0, "move": m, "args": a} for _ in range(5)
            for m, a in (("place", [4]), ("undo", []))]
@@ -136,15 +146,8 @@ def test_a_match_whose_log_reaches_its_cap_is_a_draw():
     assert match.version == 5 and match.result == {"draw": True, "reason": "too_long"}
     with pytest.raises(InvalidMove, match="over"):
         match.apply(1, "place", 8)
-    again = replay_with(game, match.log)
+    again = replay(game, 2, 1, match.log)
     assert again.result == match.result
-
-
-def replay_with(game, log):
-    match = start(game, 2, 1)
-    for entry in log:
-        match = replay_step(match, entry)
-    return match
 
 
 def test_every_game_caps_its_log_far_above_the_longest_bot_game():
