@@ -37,15 +37,6 @@ class LoungeError(Exception):
         self.code = code
         self.message = message
 
-    @property
-    def status(self) -> int:
-        """The HTTP status of this error's code."""
-        return STATUS[self.code]
-
-    def body(self) -> dict:
-        """The JSON body of this error."""
-        return error_body(self.code, self.message)
-
 
 def error_body(code: str, message: str) -> dict:
     """The JSON body of an error."""
