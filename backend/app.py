@@ -9,14 +9,13 @@ from flask import Flask
 from flask_cors import CORS
 from flask_socketio import SocketIO
 
-from .api import api
+from .api import api, register_error_handlers
 from .auth import TokenSigner
 from .cluster import ClusterBus, ClusterNode, ClusterNotifier, Directory, LeaseBook, new_node_id
 from .config import Config, from_env
 from .db import open_store
 from .db.store import SqlRoomStore
 from .edge import Edge, is_own_origin
-from .errors import register_error_handlers
 from .history import ReplayCache, history
 from .housekeeping import Housekeeper
 from .ratelimit import KeyedLimiter
