@@ -9,20 +9,10 @@ each state; a take-back removes the lines of the move it took back.
 from __future__ import annotations
 
 from shared_rules import Match, new_match
-from shared_rules.describe import BEGINS, describe, who
+from shared_rules.describe import BEGINS, describe, stand_in_line
 
 Reader = int | None
 Line = dict  # {"version": int, "text": str}
-
-
-def stand_in_line(reason: str | None, names: list[str], seat: int) -> list[str]:
-    """The line saying a bot played for a player (before the line of the move itself)."""
-    if reason is None:
-        return []
-    name = who(names, seat)
-    if reason == "timeout":
-        return [f"{name}'s time ran out: a bot played for them"]
-    return [f"A bot played for {name}, who is away"]
 
 
 class GameLog:

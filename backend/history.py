@@ -14,7 +14,8 @@ from collections.abc import Callable
 import orjson
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from .db.replays import replay_document
+from shared_rules.replays import replay_document
+
 from .db.store import SqlRoomStore
 from .errors import LoungeError
 

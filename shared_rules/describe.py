@@ -149,6 +149,16 @@ def describe(prev: dict | None, nxt: dict, names: Names, actor: int | None = Non
     return lines
 
 
+def stand_in_line(reason: str | None, names: Names, seat: int) -> list[str]:
+    """The line saying a bot played for a player (before the line of the move itself)."""
+    if reason is None:
+        return []
+    name = who(names, seat)
+    if reason == "timeout":
+        return [f"{name}'s time ran out: a bot played for them"]
+    return [f"A bot played for {name}, who is away"]
+
+
 def _nothing(*_args: object) -> list[str]:
     return []
 

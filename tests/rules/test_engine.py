@@ -1,6 +1,8 @@
 """The engine's own guarantees, independent of any one game."""
 
 import dataclasses
+import subprocess
+import sys
 
 import pytest
 
@@ -154,3 +156,10 @@ def test_every_game_caps_its_log_far_above_the_longest_bot_game():
     longest = {"tic-tac-toe": 9, "nine-locks": 93, "poker99": 2_440, "slapjack": 2_367}
     for slug, game in GAMES.items():
         assert game.max_log >= 10 * longest[slug], slug
+
+
+def test_the_rules_package_imports_nothing_of_the_server():
+    check = ("import sys, shared_rules.simulate, shared_rules.replays, shared_rules.bots; "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('backend', 'flask')))")
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stderr
