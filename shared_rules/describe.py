@@ -7,7 +7,7 @@ go to the web and the terminal clients, and to the replays.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -161,15 +161,3 @@ def stand_in_line(reason: str | None, names: Names, seat: int) -> list[str]:
 
 def _nothing(*_args: object) -> list[str]:
     return []
-
-
-def describe_all(views: Iterable[tuple[dict, int | None, str | None]],
-                 names: Names) -> list[list[str]]:
-    """The lines of each step of a game, from its reader's views in order: (view, actor,
-    move) per step, the deal first (actor and move None)."""
-    out = []
-    prev = None
-    for view, actor, move in views:
-        out.append(describe(prev, view, names, actor, move))
-        prev = view
-    return out
