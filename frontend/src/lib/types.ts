@@ -67,7 +67,8 @@ export interface Room {
   seats: SeatInfo[];
   spectators: number;
   created: number;
-  round?: number;
+  /** How many games the room has started (0 before the first). */
+  round: number;
   /** The turn time the host set (0: none). */
   turn_seconds?: number;
   /** The host lost their connection: the room closes then (server time, ms) unless they
@@ -117,7 +118,7 @@ export interface GameState {
   version: number;
   can_undo?: boolean;
   /** Which game of the room this is: a rematch starts the next round (and version 0 again). */
-  round?: number;
+  round: number;
   /** The game log lines the server wrote for this seat: the new ones, or with `log_full` the
    * whole log (the first state after a join, or a new game). */
   log?: LogLine[];

@@ -67,7 +67,7 @@ export interface Reveal {
  * whoever acts next (a bot, another player on this device, or someone elsewhere).
  */
 export function revealStillOpen(reveal: Reveal | null, seat: number | null, state: GameState): boolean {
-  return reveal !== null && reveal.seat === seat && reveal.round === (state.round ?? 0) &&
+  return reveal !== null && reveal.seat === seat && reveal.round === state.round &&
     reveal.turn === state.view.turn;
 }
 
@@ -150,7 +150,7 @@ export function GameView(props: GameViewProps): ReactElement {
   const hideHand = hotSeat && !state?.result && !(state && revealStillOpen(revealed, seat, state));
   const status = state ? statusLine(state, room, seat, mySeats) : { text: "", mine: false };
   const myTurn = status.mine && !spectator && state !== undefined && !state.result;
-  useTurnAlert(myTurn ? `${state?.round ?? 0}:${state?.view.turn}:${state?.view.current}` : null,
+  useTurnAlert(myTurn ? `${state?.round}:${state?.view.turn}:${state?.view.current}` : null,
     `Your turn at ${room.title} (table ${room.code})`, alerts.on);
 
   if (!state) {
@@ -227,7 +227,7 @@ export function GameView(props: GameViewProps): ReactElement {
             <strong>{curtainText(room, mySeats, seat, state.view.current)}</strong>
             <span>{seatName(room.seats, seat)}’s cards stay hidden until they are ready.</span>
             <button type="button" className="btn btn-accent" autoFocus
-              onClick={() => setRevealed({ seat, round: state.round ?? 0, turn: state.view.turn })}>
+              onClick={() => setRevealed({ seat, round: state.round, turn: state.view.turn })}>
               Show my hand ({seatName(room.seats, seat)})
             </button>
           </div>
