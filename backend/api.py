@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from shared_rules import GAMES
 from shared_rules.bots import LEVELS
+from shared_rules.words import game_facts
 
 from .auth import bearer_token
 from .errors import LoungeError, error_body, validation_message
@@ -83,10 +84,10 @@ def create_session() -> ResponseReturnValue:
 
 @api.get("/games")
 def list_games() -> ResponseReturnValue:
-    """Every game with its rules text, the bot levels and the turn times a host may set."""
-    games = [{"slug": g.slug, "title": g.title, "min_players": g.min_players,
-              "max_players": g.max_players, "rules": g.rules, "undoable": g.undoable}
-             for g in GAMES.values()]
+    """Every game with what clients need to know of it (its players, private hands, undo,
+    moves and how to say them, rules text), the bot levels and the turn times a host may
+    set."""
+    games = [game_facts(g) for g in GAMES.values()]
     turn_times = list(lounge_context().config.turn_times)
     return jsonify({"games": games, "bot_levels": list(LEVELS), "turn_times": turn_times})
 

@@ -43,10 +43,13 @@ class Move:
     anyone: bool = False
     ends_turn: bool = True
     idle: Callable[[State, dict, int, tuple], str | None] | None = None
+    words: tuple[str, ...] = ()
+    labels: dict[str, str] = field(default_factory=dict)
 
     # ``idle(G, ctx, seat, args)``: the sentence refusing a move that would change nothing of
     # the game (a Slapjack slap by a player with no cards), or None. It guards new moves only:
     # replaying a stored log accepts what was accepted when it was played.
+    # ``words``: how clients say the move, as templates (see :mod:`shared_rules.words`).
 
     @property
     def least_args(self) -> int:
@@ -55,7 +58,8 @@ class Move:
 
 @dataclass(frozen=True)
 class Game:
-    """Everything the engine needs to know about one game."""
+    """Everything about one game: its rules for the engine, and what clients are told of it
+    (``GET /api/games``: see :func:`shared_rules.words.game_facts`)."""
 
     slug: str
     title: str
@@ -76,6 +80,7 @@ class Game:
     determinize: Callable[[dict, Turn], State] | None = None
     stage_hints: dict[str, str] = field(default_factory=dict)
     max_log: int = DEFAULT_MAX_LOG  # a safety cap: the match is a draw when its log reaches it
+    summary: str = ""  # one line for the list of games
 
     @property
     def real_time(self) -> bool:

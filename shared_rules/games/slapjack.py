@@ -230,14 +230,15 @@ def determinize(v: dict, t: Turn) -> dict:
 GAME = Game(
     slug="slapjack",
     title="Slapjack",
+    summary="Fast hands: slap the Jacks, pairs and sandwiches.",
     min_players=2,
     max_players=6,
     rules=load_rules("slapjack"),
     setup=setup,
     moves={
-        "play": Move(play, play_options),
+        "play": Move(play, play_options, words=("turn up your top card",)),
         "slap": Move(slap, slap_options, args=(int,), names=("version",), min_args=0,
-                     anyone=True, ends_turn=False, idle=idle_slap),
+                     anyone=True, ends_turn=False, idle=idle_slap, words=("slap the pile",)),
     },
     end_if=end_if,
     view=view,

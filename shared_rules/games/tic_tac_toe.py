@@ -6,6 +6,8 @@ from . import load_rules
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = ("X", "O")
+CELL_NAMES = ("top left", "top centre", "top right", "middle left", "centre", "middle right",
+              "bottom left", "bottom centre", "bottom right")
 
 
 def setup(t: Turn) -> dict:
@@ -51,11 +53,14 @@ def determinize(v: dict, t: Turn) -> dict:
 GAME = Game(
     slug="tic-tac-toe",
     title="Tic-Tac-Toe",
+    summary="Three in a row. The classic warm-up.",
     min_players=2,
     max_players=2,
     rules=load_rules("tic-tac-toe"),
     setup=setup,
-    moves={"place": Move(place, place_options, args=(int,), names=("cell",))},
+    moves={"place": Move(place, place_options, args=(int,), names=("cell",),
+                         words=("{cell:label} (cell {cell})",),
+                         labels={str(i): name for i, name in enumerate(CELL_NAMES)})},
     end_if=end_if,
     view=view,
     undoable=True,
