@@ -57,8 +57,8 @@ class GameLog:
                 self.played.append(after.version)
             said = stand_in_line(stand_ins.get(after.version), names, entry["seat"])
             for reader in self.readers:
-                for text in said + describe(before_views[reader], self.view(reader), names,
-                                            entry["seat"], entry["move"]):
+                for text in said + describe(after.game, before_views[reader], self.view(reader),
+                                            names, entry["seat"], entry["move"]):
                     line = {"version": after.version, "text": text}
                     self.lines[reader].append(line)
                     news[reader]["log"].append(line)

@@ -81,6 +81,10 @@ class Game:
     stage_hints: dict[str, str] = field(default_factory=dict)
     max_log: int = DEFAULT_MAX_LOG  # a safety cap: the match is a draw when its log reaches it
     summary: str = ""  # one line for the list of games
+    describe: Callable[[dict, dict, list[str], int | None], list[str]] | None = None
+
+    # ``describe(prev, nxt, names, actor)``: the game log's lines for one action, from two
+    # views of one reader (never the match nor the move's arguments: see shared_rules.describe).
 
     @property
     def real_time(self) -> bool:

@@ -23,12 +23,12 @@ def replay_document(stored: dict) -> dict:
     names = [p["name"] for p in sorted(stored["players"], key=lambda p: p["seat"])]
     match = new_match(game.slug, stored["num_players"], stored["seed"])
     before = match.view(None)
-    steps = [_step(0, None, before, describe(None, before, names))]
+    steps = [_step(0, None, before, describe(game, None, before, names))]
     for entry in stored["log"]:
         match = match.act(entry)
         after = match.view(None)
         lines = stand_in_line(entry.get("actor"), names, entry["seat"]) + describe(
-            before, after, names, entry["seat"], entry["move"])
+            game, before, after, names, entry["seat"], entry["move"])
         steps.append(_step(match.version, _shown_entry(entry, before, after), after, lines))
         before = after
     return {

@@ -12,6 +12,7 @@ State ``G`` (plain data, never changed in place):
 
 from __future__ import annotations
 
+from .. import describe as log
 from ..cards import CARD_SET, DECK, RANKS, card_name, is_red, rank
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
@@ -327,6 +328,36 @@ def determinize(v: dict, t: Turn) -> dict:
     }
 
 
+def _pile_line(mover: str, i: int, was: tuple[str, list], now: tuple[str, list]) -> str | None:
+    pile = f"pile {i + 1}"
+    (was_state, was_cards), (state, cards) = was, now
+    top = cards[-1] if cards else None
+    if was_state == "down" and state != "down":
+        return f"{mover} turned up {pile}: {log.card_name(top)}"
+    if len(cards) > len(was_cards):
+        locked = " and locked it" if state == "locked" and was_state != "locked" else ""
+        return f"{mover} played {log.card_name(top)} on {pile}{locked}"
+    if was_state == "locked" and state == "unlocked":
+        return f"{mover} unlocked {pile}"
+    if was_state == "unlocked" and state == "locked":
+        return f"{mover} locked {pile} with the key"
+    return None
+
+
+def describe(prev: dict, nxt: dict, names: list[str], actor: int | None) -> list[str]:
+    """The log lines of an action: a pick-up, and what changed on each pile."""
+    mover = log.who(names, actor if actor is not None else prev.get("current"))
+    lines = []
+    if nxt["deck_count"] < prev["deck_count"]:
+        lines.append(f"{mover} picked up a card")
+    for i in range(len(nxt["piles"])):
+        line = _pile_line(mover, i, (prev["pile_states"][i], prev["piles"][i]),
+                          (nxt["pile_states"][i], nxt["piles"][i]))
+        if line:
+            lines.append(line)
+    return lines
+
+
 GAME = Game(
     slug="nine-locks",
     title="Nine Locks",
@@ -346,6 +377,7 @@ GAME = Game(
     },
     end_if=end_if,
     view=view,
+    describe=describe,
     secret=("facedown", "deck"),
     private=("hidden",),
     on_turn_begin=on_turn_begin,

@@ -1,5 +1,6 @@
 """Tic-Tac-Toe: the smallest game, and the worked example of docs/adding-a-game.md."""
 
+from .. import describe as log
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
 from . import load_rules
@@ -50,6 +51,14 @@ def determinize(v: dict, t: Turn) -> dict:
     return {"cells": list(v["cells"])}
 
 
+def describe(prev: dict, nxt: dict, names: list[str], actor: int | None) -> list[str]:
+    """The log line of a move: who put which mark where."""
+    mover = log.who(names, actor if actor is not None else prev.get("current"))
+    return [f"{mover} put {mark} in the {CELL_NAMES[i]}"
+            for i, (old, mark) in enumerate(zip(prev["cells"], nxt["cells"], strict=True))
+            if mark and old != mark]
+
+
 GAME = Game(
     slug="tic-tac-toe",
     title="Tic-Tac-Toe",
@@ -63,6 +72,7 @@ GAME = Game(
                          labels={str(i): name for i, name in enumerate(CELL_NAMES)})},
     end_if=end_if,
     view=view,
+    describe=describe,
     undoable=True,
     determinize=determinize,
     max_log=100,  # ten times the longest bot game seen (docs/rules-engine.md)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from itertools import islice
 
 import pytest
 
-from shared_rules import GAMES
-from shared_rules.describe import card_name
+from shared_rules import GAMES, new_match
+from shared_rules.describe import card_name, describe
 from shared_rules.words import fill, game_facts, pieces, say, template_problems
 from tests.playouts import playout
 
@@ -77,3 +78,13 @@ def test_a_move_nobody_described_is_said_by_its_name_and_arguments():
         ("text", "pick up"), ("text", " "), ("card", "9H"), ("text", " "), ("text", "3")]
     blank = {"name": "go", "args": ["n"], "min_args": 1, "words": [], "labels": {}}
     assert say(blank, "go", [2], str, str) == "go 2"
+
+
+def test_a_game_without_its_own_log_lines_says_who_made_which_move():
+    game = dataclasses.replace(GAMES["tic-tac-toe"], slug="plain", describe=None)
+    start = new_match("tic-tac-toe", 2, 1)
+    moved = start.apply(0, "place", 4)
+    assert describe(game, start.view(None), moved.view(None), NAMES, 0, "place") == ["Ada: place"]
+    dropped = moved.drop(1)
+    assert describe(game, moved.view(None), dropped.view(None), NAMES, 1, "drop") == [
+        "Bob left the game", "Ada wins!"]
