@@ -10,6 +10,8 @@ from itertools import islice
 import pytest
 
 from shared_rules import GAMES, new_match
+from shared_rules.bots import RULE_OF_THUMB, RandomBot, make_bot
+from shared_rules.bots.mcts import MctsBot
 from shared_rules.describe import card_name, describe
 from shared_rules.words import fill, game_facts, pieces, say, template_problems
 from tests.playouts import playout
@@ -88,3 +90,22 @@ def test_a_game_without_its_own_log_lines_says_who_made_which_move():
     dropped = moved.drop(1)
     assert describe(game, moved.view(None), dropped.view(None), NAMES, 1, "drop") == [
         "Bob left the game", "Ada wins!"]
+
+
+@pytest.mark.parametrize("determinize", [True, False])
+def test_a_game_with_no_bot_of_its_own_gets_bots_that_play_legal_moves(monkeypatch, determinize):
+    ttt = GAMES["tic-tac-toe"]
+    game = dataclasses.replace(ttt, slug="plain",
+                               determinize=ttt.determinize if determinize else None)
+    monkeypatch.setitem(GAMES, "plain", game)
+    assert "plain" not in RULE_OF_THUMB
+    assert isinstance(make_bot("plain", "normal", 1), RandomBot)
+    hard = make_bot("plain", "hard", 1, seconds=None, iterations=20)
+    assert isinstance(hard, MctsBot) == determinize
+    with pytest.raises(ValueError, match="no game"):
+        make_bot("chess", "normal")
+    match = new_match("plain", 2, 1)
+    while match.result is None:
+        seat = match.active_seats[0]
+        move = hard.choose(match.view(seat), match.legal_moves(seat))
+        match = match.apply(seat, move["move"], *move["args"])
