@@ -5,13 +5,30 @@ export interface ApiErrorBody {
   message: string;
 }
 
+/** Everything generic about a game, as `GET /api/games` says it (docs/protocol.md). */
 export interface GameInfo {
   slug: string;
   title: string;
+  /** One line for a list of games. */
+  summary: string;
   min_players: number;
   max_players: number;
   rules: string;
-  undoable?: boolean;
+  undoable: boolean;
+  /** Some move may be made by anyone at any moment (Slapjack's slap). */
+  real_time: boolean;
+  /** The view keys holding a seat's own private cards: a hot seat hides them between turns. */
+  private: string[];
+  moves: MoveInfo[];
+}
+
+/** One move of a game: its argument names, and templates that say it in words. */
+export interface MoveInfo {
+  name: string;
+  args: string[];
+  min_args: number;
+  words: string[];
+  labels: Record<string, string>;
 }
 
 export interface GamesResponse {
