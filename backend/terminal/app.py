@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the lounge server's address (default %(default)s)")
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--create", metavar="GAME",
-                       help="create a room for GAME (tic-tac-toe, nine-locks, slapjack, poker99)")
+                       help="create a room for GAME, a slug of GET /api/games (e.g. tic-tac-toe)")
     which.add_argument("--join", metavar="CODE", help="join the room with this code")
     parser.add_argument("--name", required=True, help="your name at the table")
     parser.add_argument("--spectate", action="store_true", help="watch instead of playing")
