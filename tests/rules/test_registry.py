@@ -37,9 +37,9 @@ def test_every_game_states_its_facts_as_plain_data(slug):
 
 
 def test_private_hands_are_those_of_the_card_games_that_hide_them():
-    private = {slug: game_facts(game)["private"] for slug, game in GAMES.items()}
-    assert private == {"tic-tac-toe": [], "nine-locks": ["hidden"], "poker99": ["hands"],
-                       "slapjack": []}
+    private = {"tic-tac-toe": [], "nine-locks": ["hidden"], "poker99": ["hands"], "slapjack": []}
+    for slug, keys in private.items():
+        assert game_facts(GAMES[slug])["private"] == keys
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
