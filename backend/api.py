@@ -2,20 +2,43 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
 
 from shared_rules import GAMES
 from shared_rules.bots import LEVELS
+from shared_rules.words import game_facts
 
 from .auth import bearer_token
-from .errors import LoungeError, validation_message
+from .errors import LoungeError, error_body, validation_message
 from .openapi import openapi_document
 from .schemas import CREATE_ROOM
 from .service import Caller
 
 api = Blueprint("api", __name__, url_prefix="/api")
+
+STATUS: dict[str, int] = {
+    "bad_request": 400,
+    "unknown_event": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "already_hosting": 409,
+    "already_in_room": 409,
+    "bad_state": 409,
+    "not_ready": 409,
+    "not_in_room": 409,
+    "payload_too_large": 413,
+    "invalid_move": 422,
+    "rate_limited": 429,
+    "internal": 500,
+}
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 413: "payload_too_large", 429: "rate_limited"}
 
 
 def lounge_context():
@@ -61,10 +84,10 @@ def create_session() -> ResponseReturnValue:
 
 @api.get("/games")
 def list_games() -> ResponseReturnValue:
-    """Every game with its rules text, the bot levels and the turn times a host may set."""
-    games = [{"slug": g.slug, "title": g.title, "min_players": g.min_players,
-              "max_players": g.max_players, "rules": g.rules, "undoable": g.undoable}
-             for g in GAMES.values()]
+    """Every game with what clients need to know of it (its players, private hands, undo,
+    moves and how to say them, rules text), the bot levels and the turn times a host may
+    set."""
+    games = [game_facts(g) for g in GAMES.values()]
     turn_times = list(lounge_context().config.turn_times)
     return jsonify({"games": games, "bot_levels": list(LEVELS), "turn_times": turn_times})
 
@@ -131,3 +154,26 @@ def debug_match(key: str) -> ResponseReturnValue:
 def unknown(anything: str) -> ResponseReturnValue:
     """Any other /api path: a JSON not_found."""
     raise LoungeError("not_found", f"There is no API endpoint /api/{anything[:60]}")
+
+
+def error_response(code: str, message: str) -> tuple[Response, int]:
+    """A Flask response for an error code, with its HTTP status."""
+    return jsonify(error_body(code, message)), STATUS.get(code, 500)
+
+
+def register_error_handlers(app: Flask) -> None:
+    """JSON errors for everything, including Flask's own 404/405 and unexpected crashes."""
+
+    @app.errorhandler(LoungeError)
+    def _lounge(exc: LoungeError):
+        return error_response(exc.code, exc.message)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):
+        code = HTTP_CODES.get(exc.code or 500, "bad_request")
+        return jsonify(error_body(code, exc.description or exc.name)), exc.code or 500
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception):
+        app.logger.exception("unhandled error")
+        return error_response("internal", "Something went wrong on the server")

@@ -9,14 +9,13 @@ from flask import Flask
 from flask_cors import CORS
 from flask_socketio import SocketIO
 
-from .api import api
+from .api import api, register_error_handlers
 from .auth import TokenSigner
 from .cluster import ClusterBus, ClusterNode, ClusterNotifier, Directory, LeaseBook, new_node_id
 from .config import Config, from_env
 from .db import open_store
 from .db.store import SqlRoomStore
 from .edge import Edge, is_own_origin
-from .errors import register_error_handlers
 from .history import ReplayCache, history
 from .housekeeping import Housekeeper
 from .ratelimit import KeyedLimiter
@@ -24,6 +23,7 @@ from .rooms import Lounge
 from .runtime import Runtime
 from .service import LoungeService
 from .sockets import LoungeSockets, SocketNotifier
+from .store import HistoryStore
 from .web import web
 from .wire import LoungeJSONProvider, TextPacket, refuse_binary
 
@@ -54,6 +54,7 @@ class LoungeContext:
     session_limiter: KeyedLimiter | None = None  # new identities per client address
     replay_limiter: KeyedLimiter | None = None  # history reads per client address
     replays: ReplayCache | None = None
+    history: HistoryStore | None = None  # finished games, when the store keeps them
 
 
 def origin_check(allowed: tuple[str, ...]):
@@ -92,6 +93,7 @@ def create_app(config: Config | None = None) -> Flask:
                         log=config.ACCESS_LOG)
     runtime = Runtime.of_socketio(socketio)
     store = open_store(config, app.instance_path, runtime)
+    history_store = store if isinstance(store, HistoryStore) else None
     lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)
     signer = TokenSigner(config.SECRET_KEY, config.TOKEN_MAX_AGE_SECONDS)
     sockets = LoungeSockets(socketio, signer, config)
@@ -102,8 +104,8 @@ def create_app(config: Config | None = None) -> Flask:
         sockets.dispatch = lambda name, caller, data: service.operation(name)(caller, data)
         sockets.register()
         service.recover()
-        if isinstance(store, SqlRoomStore):
-            Housekeeper(service, store).start()
+        if history_store is not None:
+            Housekeeper(service, history_store).start()
         cluster = None
     else:
         service, cluster = _join_cluster(config, sockets, bus, lounge, runtime)
@@ -114,7 +116,8 @@ def create_app(config: Config | None = None) -> Flask:
         config, lounge, signer, socketio, sockets, service, rooms, limiter, cluster,
         session_limiter=_per_minute(config.SESSION_RATE_PER_MINUTE),
         replay_limiter=_per_minute(config.REPLAY_RATE_PER_MINUTE),
-        replays=ReplayCache(config.REPLAY_CACHE_ENTRIES, config.REPLAY_CACHE_BYTES))
+        replays=ReplayCache(config.REPLAY_CACHE_ENTRIES, config.REPLAY_CACHE_BYTES),
+        history=history_store)
     app.register_blueprint(history)
     app.register_blueprint(api)
     app.register_blueprint(web)

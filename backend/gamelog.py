@@ -8,21 +8,11 @@ each state; a take-back removes the lines of the move it took back.
 
 from __future__ import annotations
 
-from shared_rules import Match, new_match, replay_step
-from shared_rules.describe import BEGINS, describe, who
+from shared_rules import Match, new_match
+from shared_rules.describe import BEGINS, describe, stand_in_line
 
 Reader = int | None
 Line = dict  # {"version": int, "text": str}
-
-
-def stand_in_line(reason: str | None, names: list[str], seat: int) -> list[str]:
-    """The line saying a bot played for a player (before the line of the move itself)."""
-    if reason is None:
-        return []
-    name = who(names, seat)
-    if reason == "timeout":
-        return [f"{name}'s time ran out: a bot played for them"]
-    return [f"A bot played for {name}, who is away"]
 
 
 class GameLog:
@@ -54,8 +44,7 @@ class GameLog:
         news: dict[Reader, dict] = {r: {"log": [], "log_undone": []} for r in self.readers}
         for entry in match.log_tail(match.version - self.match.version):
             # The last entry leads to the room's own match: no need to play it again.
-            after = match if self.match.version + 1 == match.version else replay_step(
-                self.match, entry)
+            after = match if self.match.version + 1 == match.version else self.match.act(entry)
             before_views = {r: self.view(r) for r in self.readers}
             self.match, self.views = after, {}
             if entry["move"] == "undo" and self.played:
@@ -68,8 +57,8 @@ class GameLog:
                 self.played.append(after.version)
             said = stand_in_line(stand_ins.get(after.version), names, entry["seat"])
             for reader in self.readers:
-                for text in said + describe(before_views[reader], self.view(reader), names,
-                                            entry["seat"], entry["move"]):
+                for text in said + describe(after.game, before_views[reader], self.view(reader),
+                                            names, entry["seat"], entry["move"]):
                     line = {"version": after.version, "text": text}
                     self.lines[reader].append(line)
                     news[reader]["log"].append(line)

@@ -14,9 +14,10 @@ from collections.abc import Callable
 import orjson
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from .db.replays import replay_document
-from .db.store import SqlRoomStore
+from shared_rules.replays import replay_document
+
 from .errors import LoungeError
+from .store import HistoryStore
 
 history = Blueprint("history", __name__, url_prefix="/api/matches")
 MATCH_ID = re.compile(r"[0-9a-f]{16}")
@@ -60,9 +61,9 @@ class ReplayCache:
         return len(self._docs)
 
 
-def _store() -> SqlRoomStore:
-    store = current_app.extensions["lounge"].lounge.store
-    if not isinstance(store, SqlRoomStore):
+def _store() -> HistoryStore:
+    store = current_app.extensions["lounge"].history
+    if store is None:
         raise LoungeError("not_found", NO_HISTORY)
     return store
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from .db.store import SqlRoomStore
 from .rooms import now_ms
+from .store import HistoryStore
 
 if TYPE_CHECKING:
     from .service import LoungeService
@@ -19,7 +19,7 @@ DAY_MS = 24 * 3600 * 1000
 class Housekeeper:
     """Sweeps the lounge every ``HOUSEKEEPING_SECONDS`` in a background task."""
 
-    def __init__(self, service: LoungeService, store: SqlRoomStore) -> None:
+    def __init__(self, service: LoungeService, store: HistoryStore) -> None:
         self.service = service
         self.store = store
         self.config = service.config

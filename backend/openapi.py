@@ -26,9 +26,20 @@ SCHEMAS: dict[str, dict] = {
     "Session": {"type": "object", "required": ["user_id", "token"], "properties": {
         "user_id": {"type": "string", "format": "uuid"}, "token": {"type": "string"}}},
     "Game": {"type": "object", "properties": {
-        "slug": {"type": "string"}, "title": {"type": "string"},
+        "slug": {"type": "string"}, "title": {"type": "string"}, "summary": {"type": "string"},
         "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
-        "rules": {"type": "string", "description": "markdown"}, "undoable": {"type": "boolean"}}},
+        "rules": {"type": "string", "description": "markdown"}, "undoable": {"type": "boolean"},
+        "real_time": {"type": "boolean", "description": "some move may be made by anyone, "
+                                                        "at any moment"},
+        "private": {"type": "array", "items": {"type": "string"},
+                    "description": "view keys that hold each seat's own private cards"},
+        "moves": {"type": "array", "items": _ref("MoveInfo")}}},
+    "MoveInfo": {"type": "object", "properties": {
+        "name": {"type": "string"}, "args": {"type": "array", "items": {"type": "string"}},
+        "min_args": {"type": "integer"},
+        "words": {"type": "array", "items": {"type": "string"},
+                  "description": "templates saying the move (docs/protocol.md)"},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}}}},
     "Seat": {"type": "object", "properties": {
         "seat": {"type": "integer"}, "name": {"type": "string"},
         "kind": {"type": "string", "enum": ["human", "bot", "local"]},

@@ -1,14 +1,15 @@
 """Where rooms live: a small interface and its in-memory implementation.
 
-The durable store (:mod:`backend.db.store`) extends the in-memory one. A store holds rooms by
-id (the host's user id) and by join code, and each room's chat history.
+The durable store (:mod:`backend.db.store`) keeps live rooms in an in-memory one and also
+keeps finished games (:class:`HistoryStore`). A store holds rooms by id (the host's user id)
+and by join code, and each room's chat history.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from .rooms import Room
@@ -41,6 +42,22 @@ class RoomStore(Protocol):
     def append_chat(self, room_id: str, message: dict) -> None: ...
 
     def chat_history(self, room_id: str) -> list[dict]: ...
+
+
+@runtime_checkable
+class HistoryStore(RoomStore, Protocol):
+    """A store that also keeps finished games (to watch again) and when each room last
+    changed: what the history API and the housekeeping need."""
+
+    def finished_match(self, match_id: str) -> dict | None:
+        """A finished match as stored: its summary, seed and log; None if there is none."""
+        ...
+
+    def finished_matches(self, room_id: str, limit: int = 50) -> list[dict]: ...
+
+    def last_active(self, room_id: str) -> int | None: ...
+
+    def purge(self, matches_before: int, users_before: int) -> dict[str, int]: ...
 
 
 class MemoryRoomStore:

@@ -7,24 +7,10 @@ CARD_SET = frozenset(DECK)
 
 _RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 _SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_RANK_VALUE = {rank: i + 1 for i, rank in enumerate(RANKS)}
-
-
-def is_card(value: object) -> bool:
-    return isinstance(value, str) and value in CARD_SET
 
 
 def rank(card: str) -> str:
     return card[:-1]
-
-
-def suit(card: str) -> str:
-    return card[-1]
-
-
-def rank_value(card: str) -> int:
-    """A is 1, 2..10 their face value, J 11, Q 12, K 13."""
-    return _RANK_VALUE[card[:-1]]
 
 
 def is_red(card: str) -> bool:

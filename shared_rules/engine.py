@@ -43,10 +43,13 @@ class Move:
     anyone: bool = False
     ends_turn: bool = True
     idle: Callable[[State, dict, int, tuple], str | None] | None = None
+    words: tuple[str, ...] = ()
+    labels: dict[str, str] = field(default_factory=dict)
 
     # ``idle(G, ctx, seat, args)``: the sentence refusing a move that would change nothing of
     # the game (a Slapjack slap by a player with no cards), or None. It guards new moves only:
     # replaying a stored log accepts what was accepted when it was played.
+    # ``words``: how clients say the move, as templates (see :mod:`shared_rules.words`).
 
     @property
     def least_args(self) -> int:
@@ -55,7 +58,8 @@ class Move:
 
 @dataclass(frozen=True)
 class Game:
-    """Everything the engine needs to know about one game."""
+    """Everything about one game: its rules for the engine, and what clients are told of it
+    (``GET /api/games``: see :func:`shared_rules.words.game_facts`)."""
 
     slug: str
     title: str
@@ -76,6 +80,11 @@ class Game:
     determinize: Callable[[dict, Turn], State] | None = None
     stage_hints: dict[str, str] = field(default_factory=dict)
     max_log: int = DEFAULT_MAX_LOG  # a safety cap: the match is a draw when its log reaches it
+    summary: str = ""  # one line for the list of games
+    describe: Callable[[dict, dict, list[str], int | None], list[str]] | None = None
+
+    # ``describe(prev, nxt, names, actor)``: the game log's lines for one action, from two
+    # views of one reader (never the match nor the move's arguments: see shared_rules.describe).
 
     @property
     def real_time(self) -> bool:
@@ -272,6 +281,17 @@ class Match:
         G = spec.fn(self.G, t, *args)
         return self._next_match(G, t, spec.ends_turn, None)
 
+    def act(self, entry: dict) -> Match:
+        """The match after one log entry (``{"seat", "move", "args"}``: a move, a drop or an
+        undo). The rules are checked as for a new move, but not the guards added against abuse
+        (idle moves, undos in a row), so that logs stored before them still replay."""
+        seat, move, args = entry["seat"], entry["move"], tuple(entry.get("args", ()))
+        if move == "drop":
+            return self.drop(seat)
+        if move == "undo":
+            return self._take_back(seat)
+        return self._play(self._check(seat, move, args), seat, move, args)
+
     def drop(self, seat: int) -> Match:
         """A new Match in which that seat's player has left for good."""
         if self.result is not None:
@@ -313,14 +333,14 @@ class Match:
         }, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, data: str | dict) -> Match:
-        from .registry import GAMES
-
+    def from_json(cls, data: str | dict, game: Game) -> Match:
+        """The match that :meth:`to_json` gave, of ``game`` (the registry finds it by slug)."""
         if isinstance(data, str):
             data = json.loads(data)
-        game = GAMES[data["game"]]
+        if data["game"] != game.slug:
+            raise ValueError(f"A match of {data['game']!r} is not one of {game.slug!r}")
         if game.undoable:  # undo needs the earlier states: rebuild them
-            return replay(game.slug, data["num_players"], data["seed"], data["log"])
+            return replay(game, data["num_players"], data["seed"], data["log"])
         state = data["state"]
         ctx = dict(state["ctx"], out=tuple(state["ctx"]["out"]), left=tuple(state["ctx"]["left"]))
         log = None
@@ -449,7 +469,7 @@ def _remaining_winner(game: Game, ctx: dict) -> Result:
 
 
 def start(game: Game, num_players: int, seed: int | str | None) -> Match:
-    """A new match of ``game``; the match that :func:`shared_rules.new_match` returns."""
+    """A new match of ``game`` (:func:`shared_rules.new_match` starts one by slug)."""
     if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
             game.min_players <= num_players <= game.max_players):
         raise InvalidMove(f"{game.title} is for {game.min_players} to {game.max_players} players")
@@ -483,23 +503,9 @@ def from_view(game: Game, view: dict, seed: int | str | None = None) -> Match:
                  None)
 
 
-def replay(slug: str, num_players: int, seed: int | str, log: Iterable[dict]) -> Match:
-    """Rebuild a match from its seed and action log."""
-    from .registry import GAMES
-
-    match = start(GAMES[slug], num_players, seed)
+def replay(game: Game, num_players: int, seed: int | str, log: Iterable[dict]) -> Match:
+    """Rebuild a match of ``game`` from its seed and action log."""
+    match = start(game, num_players, seed)
     for entry in log:
-        match = replay_step(match, entry)
+        match = match.act(entry)
     return match
-
-
-def replay_step(match: Match, entry: dict) -> Match:
-    """The match after one stored log entry. The rules are checked as for a new move, but not
-    the guards added against abuse (idle moves, undos in a row), so that logs stored before
-    them still replay."""
-    seat, move, args = entry["seat"], entry["move"], tuple(entry.get("args", ()))
-    if move == "drop":
-        return match.drop(seat)
-    if move == "undo":
-        return match._take_back(seat)
-    return match._play(match._check(seat, move, args), seat, move, args)

@@ -5,7 +5,7 @@ import io
 import pytest
 
 from backend import cli
-from backend.simulate import (
+from shared_rules.simulate import (
     Budget,
     ProgressBar,
     format_summary,

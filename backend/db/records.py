@@ -102,7 +102,7 @@ def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
         log = [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)}
                for m in stored.moves]
         room.stand_ins = {m.version: m.actor for m in stored.moves if m.actor}
-        room.match = replay(game.slug, stored.match.num_players, json.loads(stored.match.seed),
+        room.match = replay(game, stored.match.num_players, json.loads(stored.match.seed),
                             log)
         if room.match.version != len(log):
             raise ValueError(f"room {row.code}: the log does not replay to its length")

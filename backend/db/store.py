@@ -1,16 +1,16 @@
 """The lounge's rooms in a SQL database (SQLAlchemy 2), behind the same interface as the
-in-memory store.
+in-memory store, and their finished games (:class:`backend.store.HistoryStore`).
 
-Live rooms are kept in memory as well, so reading never waits on the database; every change is
-written before anyone is told about it (``save`` returns only once the change is committed).
-If a write fails, the room is put back as the database has it and the caller gets an error.
+Live rooms are kept in an in-memory store as well, so reading never waits on the database;
+every change is written before anyone is told about it (``save`` returns only once the change
+is committed). If a write fails, the room is put back as the database has it and the caller
+gets an error.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -28,14 +28,14 @@ SAVE_FAILED = "The lounge could not save that just now: try again"
 FENCED = "lounge_fenced"  # the error of a save whose lease epoch is no longer the room's
 
 
-class SqlRoomStore(MemoryRoomStore):
+class SqlRoomStore:
     """Rooms, seats, matches and chat in a database, through a worker (see
-    :mod:`backend.db.worker`). Live rooms are read from memory (the in-memory store this
-    extends); every change is written through to the database before the memory copy is
-    updated."""
+    :mod:`backend.db.worker`). Live rooms are read from ``memory``, an in-memory store; every
+    change is written through to the database before the memory copy is updated."""
 
     def __init__(self, worker: DbWorker | LocalDbWorker, history: int = CHAT_HISTORY) -> None:
-        super().__init__(history)
+        self.memory = MemoryRoomStore(history)
+        self.history = history  # chat messages kept per room
         self.worker = worker
         self._saved: dict[str, Saved] = {}
         self.leases: Leasing | None = None  # cluster mode: the rooms' lease epochs
@@ -48,6 +48,23 @@ class SqlRoomStore(MemoryRoomStore):
         """When the room last changed (milliseconds), as far as the database knows."""
         saved = self._saved.get(room_id)
         return None if saved is None else saved.updated
+
+    # -- reading (from memory) ---------------------------------------------------------------
+
+    def get(self, room_id: str) -> Room | None:
+        return self.memory.get(room_id)
+
+    def by_code(self, code: str) -> Room | None:
+        return self.memory.by_code(code)
+
+    def rooms(self) -> Iterator[Room]:
+        return self.memory.rooms()
+
+    def count(self) -> int:
+        return self.memory.count()
+
+    def chat_history(self, room_id: str) -> list[dict]:
+        return self.memory.chat_history(room_id)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -82,7 +99,7 @@ class SqlRoomStore(MemoryRoomStore):
             self._saved[room.id] = after
             if "lease" in writes.steps:  # held from now on, not before: see ClusterNode.tick
                 self.leases.epochs[room.id] = 1
-            MemoryRoomStore.save(self, room)
+            self.memory.save(room)
 
         return finish
 
@@ -104,7 +121,7 @@ class SqlRoomStore(MemoryRoomStore):
     def append_chat(self, room_id: str, message: dict) -> None:
         """Save a chat message (before it is sent to anyone); the oldest beyond the history
         length go."""
-        if room_id not in self._rooms:
+        if self.memory.get(room_id) is None:
             raise KeyError(room_id)
         row = {"room_id": room_id, "seq": message["id"], "user_id": message["user_id"],
                "name": message["name"], "text": message["text"], "ts": message["ts"]}
@@ -113,14 +130,14 @@ class SqlRoomStore(MemoryRoomStore):
         touch = (message["ts"] if saved is not None
                  and message["ts"] - saved.updated >= ACTIVITY_STEP_MS else None)
         try:
-            self.worker.run(partial(queries.add_chat, row, message["id"] - self._history,
+            self.worker.run(partial(queries.add_chat, row, message["id"] - self.history,
                                     self._epoch(room_id), touch=touch))
         except Exception:
             log.exception("saving a chat message in room %s failed", room_id)
             raise LoungeError("internal", SAVE_FAILED) from None
         if touch is not None:
             saved.updated = touch
-        super().append_chat(room_id, message)
+        self.memory.append_chat(room_id, message)
 
     # -- starting up -------------------------------------------------------------------------
 
@@ -136,16 +153,17 @@ class SqlRoomStore(MemoryRoomStore):
                 continue
             match_id = stored.match.id if stored.match is not None else None
             self._saved[room.id] = Saved.of(room, match_id, stored.row.updated)
-            super().save(room)
-            self._chat[room.id] = deque(stored.chat, maxlen=self._history)
+            self.memory.save(room)
+            for message in stored.chat:
+                self.memory.append_chat(room.id, message)
             loaded.append(room)
         return loaded
 
     def forget(self, room_id: str) -> Room | None:
         """Drop a room from memory, the database untouched (in cluster mode: a room this
         process no longer owns); the room dropped."""
-        room = self._rooms.get(room_id)
-        MemoryRoomStore.delete(self, room_id)
+        room = self.memory.get(room_id)
+        self.memory.delete(room_id)
         self._saved.pop(room_id, None)
         if self.leases is not None:
             self.leases.epochs.pop(room_id, None)

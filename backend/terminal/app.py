@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the lounge server's address (default %(default)s)")
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--create", metavar="GAME",
-                       help="create a room for GAME (tic-tac-toe, nine-locks, slapjack, poker99)")
+                       help="create a room for GAME, a slug of GET /api/games (e.g. tic-tac-toe)")
     which.add_argument("--join", metavar="CODE", help="join the room with this code")
     parser.add_argument("--name", required=True, help="your name at the table")
     parser.add_argument("--spectate", action="store_true", help="watch instead of playing")
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     levels = games.get("bot_levels")
     model = Model(user_id)
     model.bot_levels = [str(x) for x in levels] if isinstance(levels, list) else []
+    model.games = games_by_slug(games)
     inbox: queue.Queue = queue.Queue()
     link = Link(rest.base, token, inbox)
     app = App(model, link, inbox, code, name, args.spectate)
@@ -329,6 +330,13 @@ class App:
             self.out.flush()
         except OSError:
             pass  # the terminal went away; the loop ends on the next read
+
+
+def games_by_slug(games: dict) -> dict[str, dict]:
+    """The games of ``GET /api/games`` by slug (anything not shaped like a game left out)."""
+    listed = games.get("games") if isinstance(games, dict) else None
+    return {g["slug"]: g for g in listed if isinstance(g, dict) and isinstance(g.get("slug"), str)
+            } if isinstance(listed, list) else {}
 
 
 def _game_list(games: dict, exc: ServerError) -> str:

@@ -56,6 +56,7 @@ class Model:
         self.closed_reason: str | None = None
         self.joined = False
         self.bot_levels: list[str] = []
+        self.games: dict[str, dict] = {}  # what GET /api/games says of each game, by slug
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -66,6 +67,10 @@ class Model:
     @property
     def game(self) -> str:
         return _text(self.room, "game")
+
+    def game_info(self) -> dict | None:
+        """What the server says of the room's game (its moves' words, its private keys)."""
+        return self.games.get(self.game)
 
     @property
     def is_host(self) -> bool:

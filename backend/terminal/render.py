@@ -1,32 +1,39 @@
 """Drawing the screen with ``rich``: the room, each game's table, the moves, the messages.
 
-:func:`frame` turns a :class:`~backend.terminal.model.Model` into the text of one screen. Every
-game has a table drawer; a drawer that meets a view it cannot read falls back to a plain line,
-so nothing the server sends can crash the client. Player text is always ``rich.text.Text``
-(never markup), so a chat message like ``[red]hi`` is shown as typed.
+:func:`frame` turns a :class:`~backend.terminal.model.Model` into the text of one screen. Any
+game is drawn from its view (:func:`generic`) and its moves said with the server's words
+(``GET /api/games``); a game may have its own :class:`Renderer` in :data:`RENDERERS`. A drawer
+that meets a view it cannot read falls back to a plain line, so nothing the server sends can
+crash the client. Player text is always ``rich.text.Text`` (never markup), so a chat message
+like ``[red]hi`` is shown as typed.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from shared_rules.cards import CARD_SET
+from shared_rules.words import Piece, pieces
+
 from .model import Choice, Line, Model
 from .text import clean
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = "HD"
-CELL_NAMES = ("top left", "top", "top right", "left", "centre", "right", "bottom left",
-              "bottom", "bottom right")
 LINE_STYLES = {"info": "cyan", "error": "bold red", "good": "bold green", "chat": "",
                "me": "", "game": "italic"}
+ENGINE_KEYS = frozenset(("game", "seat", "version", "num_players", "current", "stage",
+                         "direction", "turn", "out", "left", "active_seats", "result"))
 MIN_MESSAGES = 3
 MAX_SEATS = 12
 
@@ -60,40 +67,35 @@ def named(text: str, model: Model) -> str:
 # -- moves ---------------------------------------------------------------------------------------
 
 def describe(choice: Choice, model: Model) -> Text:
-    """A move in words, e.g. "play 9♥ on pile 4"."""
-    game, move, args = model.game, choice.move, choice.args
+    """A move in words, e.g. "play 9♥ on pile 5": the game's renderer's, else the server's."""
     text = Text()
     if len(model.my_seats) > 1:
         text.append(f"[{model.seat_name(choice.seat)}] ", style="magenta")
-    if game == "tic-tac-toe" and move == "place" and args and _int(args[0]):
-        text.append(f"{CELL_NAMES[args[0] % 9]} (cell {args[0]})")
-    elif game == "slapjack" and move == "slap":
-        text.append("SLAP! (key s)", style="bold yellow")
-    elif game == "slapjack" and move == "play":
-        text.append("play your top card (space bar)")
-    elif move == "play" and args and isinstance(args[0], str):
-        text.append("play ").append_text(card_text(args[0]))
-        text.append_text(_play_extra(game, args[1:], model))
-    elif move in ("unlock", "key") and args and _int(args[0]):
-        text.append(f"{'unlock' if move == 'unlock' else 'use the key on'} pile {args[0] + 1}")
-    elif move == "pick_up":
-        text.append("pick up a card")
-    else:
-        text.append(" ".join([clean(move, 32), *(clean(a, 16) for a in args)]))
-    return text
+    renderer = RENDERERS.get(model.game)
+    own = renderer.move(choice, model) if renderer and renderer.move else None
+    return text.append_text(own if own is not None else said(choice, model))
 
 
-def _play_extra(game: str, rest: tuple, model: Model) -> Text:
-    if not rest:
-        return Text()
-    value = rest[0]
-    if game == "nine-locks" and _int(value):
-        return Text(f" on pile {value + 1}")  # players count piles 1 to 9
-    if game == "poker99" and value in ("+", "-"):
-        return Text(f" {value}")
-    if game == "poker99" and _int(value):
-        return Text(f", {model.seat_name(value)} plays next")
-    return Text(" " + clean(value, 16))
+def said(choice: Choice, model: Model) -> Text:
+    """A move in the server's words for its game (its name and arguments when there are none)."""
+    info = model.game_info()
+    moves = info.get("moves") if isinstance(info, dict) else None
+    facts = next((m for m in moves if isinstance(m, dict) and m.get("name") == choice.move),
+                 None) if isinstance(moves, list) else None
+    try:
+        found = pieces(facts, choice.move, list(choice.args))
+    except Exception:  # words of an unexpected shape: say the move plainly
+        found = pieces(None, choice.move, list(choice.args))
+    return Text().join(_piece_text(piece, model) for piece in found)
+
+
+def _piece_text(piece: Piece, model: Model) -> Text:
+    kind, value = piece
+    if kind == "card":
+        return card_text(value)
+    if kind == "seat":
+        return Text(model.seat_name(value))
+    return Text(clean(value, 40))
 
 
 def moves_block(model: Model) -> RenderableType | None:
@@ -244,9 +246,75 @@ def poker99(view: dict, model: Model) -> RenderableType:
     return Group(*parts)
 
 
-DRAWERS: dict[str, Callable[[dict, Model], RenderableType]] = {
-    "tic-tac-toe": tic_tac_toe, "nine-locks": nine_locks, "slapjack": slapjack,
-    "poker99": poker99,
+def generic(view: dict, model: Model) -> RenderableType:
+    """Any game's table: the view's own keys as they are, each seat's counts by its name."""
+    info = model.game_info() or {}
+    private = info.get("private") if isinstance(info.get("private"), list) else []
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    if view.get("stage"):
+        grid.add_row(Text("stage"), Text(clean(view["stage"], 40), style="yellow"))
+    for key in [k for k in view if k not in ENGINE_KEYS][:40]:
+        name = clean(key, 30).replace("_", " ")
+        if key in private:
+            name = f"your {name}"
+        grid.add_row(Text(name), _value_text(key, view[key], model))
+    return grid
+
+
+def _value_text(key: str, value: Any, model: Model) -> Text:
+    if key.endswith("_count") and isinstance(value, list):
+        return Text("  ".join(f"{model.seat_name(s)} {clean(v, 8)}"
+                              for s, v in enumerate(value[:MAX_SEATS])))
+    if isinstance(value, str) and value in CARD_SET:
+        return card_text(value)
+    if isinstance(value, list) and value and all(isinstance(v, str) and v in CARD_SET
+                                                 for v in value):
+        return cards_text(value)
+    if value == []:
+        return Text("none", style="dim")
+    plain = value if isinstance(value, str | int | float) else json.dumps(value, default=str)
+    return Text(clean(plain, 200))
+
+
+def _slapjack_move(choice: Choice, model: Model) -> Text | None:
+    """Slapjack's moves with the keys that make them."""
+    if choice.move == "slap":
+        return Text("SLAP! (key s)", style="bold yellow")
+    if choice.move == "play":
+        return Text("play your top card (space bar)")
+    return None
+
+
+def _slapjack_turn(view: dict, model: Model) -> str:
+    return " to play a card. Anyone may slap at any moment."
+
+
+def _tic_tac_toe_turn(view: dict, model: Model) -> str:
+    """Which mark I play."""
+    marks, current = view.get("marks"), view.get("current")
+    if not model.my_seats or not isinstance(marks, list):
+        return ""
+    seat = current if current in model.my_seats else model.my_seats[0]
+    return f"   (playing {clean(marks[seat], 2)})" if _int(seat) and 0 <= seat < len(marks) else ""
+
+
+@dataclass(frozen=True)
+class Renderer:
+    """A game's own drawing: its table, and optionally its moves' words and a turn-line
+    ending (a game without one is drawn by :func:`generic` and said in the server's words)."""
+
+    table: Callable[[dict, Model], RenderableType]
+    move: Callable[[Choice, Model], Text | None] | None = None
+    turn: Callable[[dict, Model], str] | None = None
+
+
+RENDERERS: dict[str, Renderer] = {
+    "tic-tac-toe": Renderer(tic_tac_toe, turn=_tic_tac_toe_turn),
+    "nine-locks": Renderer(nine_locks),
+    "slapjack": Renderer(slapjack, move=_slapjack_move, turn=_slapjack_turn),
+    "poker99": Renderer(poker99),
 }
 
 
@@ -255,11 +323,11 @@ def table_block(model: Model) -> RenderableType | None:
     if state is None:
         return None
     view = state.get("view")
-    drawer = DRAWERS.get(model.game)
+    renderer = RENDERERS.get(model.game)
     try:
-        if drawer is None or not isinstance(view, dict):
-            raise ValueError("no drawer")
-        return drawer(view, model)
+        if not isinstance(view, dict):
+            raise ValueError("no view")
+        return (renderer.table if renderer else generic)(view, model)
     except Exception:  # a view this client cannot read: say so instead of crashing
         return Text(f"(This client cannot draw this table; version {state.get('version')})",
                     style="yellow")
@@ -365,13 +433,9 @@ def turn_line(model: Model) -> Text | None:
     if left is not None:
         text.append(f"  (away: a bot plays in {left} s)" if clock[2]
                     else f"  ({left // 60}:{left % 60:02d} left)", style="yellow")
-    if model.game == "slapjack":
-        text.append(" to play a card. Anyone may slap at any moment.", style="")
-    elif model.game == "tic-tac-toe" and model.my_seats and isinstance(view.get("marks"), list):
-        marks = view["marks"]
-        seat = current if mine else model.my_seats[0]
-        if _int(seat) and 0 <= seat < len(marks):
-            text.append(f"   (playing {clean(marks[seat], 2)})", style="")
+    renderer = RENDERERS.get(model.game)
+    if renderer and renderer.turn:
+        text.append(renderer.turn(view, model), style="")
     return text
 
 

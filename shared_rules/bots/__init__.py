@@ -1,7 +1,10 @@
 """Bots that fill empty seats, by game and level.
 
 ``easy`` plays any legal move; ``normal`` plays by each game's rules of thumb; ``hard`` searches
-(Monte Carlo tree search on hands sampled from its own view) for about a second per move.
+(Monte Carlo tree search on hands sampled from its own view) for about a second per move. A game
+with no rule-of-thumb bot in :data:`RULE_OF_THUMB` plays any legal move at ``normal``, and a game
+the search cannot sample (no ``determinize``) plays at ``hard`` as at ``normal``: bots play every
+game from the start.
 """
 
 from collections.abc import Callable
@@ -28,17 +31,19 @@ def make_bot(slug: str, level: str, seed: int | None = None, *,
              seconds: float | None = HARD_SECONDS, iterations: int | None = None) -> Bot:
     """A bot for game ``slug`` at ``level``; ValueError for an unknown game or level.
     ``seconds`` and ``iterations`` bound the ``hard`` bot's search per move."""
-    if slug not in RULE_OF_THUMB:
+    game = GAMES.get(slug)
+    if game is None:
         raise ValueError(f"There is no game called {slug!r}")
+    rule_of_thumb = RULE_OF_THUMB.get(slug, RandomBot)
     if level == "easy":
         return RandomBot(seed)
     if level == "normal":
-        return RULE_OF_THUMB[slug](seed)
-    if level == "hard" and GAMES[slug].real_time:
-        return RULE_OF_THUMB[slug](seed)  # reflexes, not choices: it never slaps wrongly
+        return rule_of_thumb(seed)
+    if level == "hard" and (game.real_time or game.determinize is None):
+        return rule_of_thumb(seed)  # real time: reflexes, not choices (it never slaps wrongly)
     if level == "hard":
-        return make_hard_bot(slug, seed, seconds=seconds, iterations=iterations,
-                             guide=RULE_OF_THUMB[slug](seed))
+        guide = RULE_OF_THUMB[slug](seed) if slug in RULE_OF_THUMB else None
+        return make_hard_bot(slug, seed, seconds=seconds, iterations=iterations, guide=guide)
     raise ValueError(f"There is no bot level {level!r}; choose one of {', '.join(LEVELS)}")
 
 

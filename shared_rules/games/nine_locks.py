@@ -12,6 +12,7 @@ State ``G`` (plain data, never changed in place):
 
 from __future__ import annotations
 
+from .. import describe as log
 from ..cards import CARD_SET, DECK, RANKS, card_name, is_red, rank
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
@@ -327,22 +328,56 @@ def determinize(v: dict, t: Turn) -> dict:
     }
 
 
+def _pile_line(mover: str, i: int, was: tuple[str, list], now: tuple[str, list]) -> str | None:
+    pile = f"pile {i + 1}"
+    (was_state, was_cards), (state, cards) = was, now
+    top = cards[-1] if cards else None
+    if was_state == "down" and state != "down":
+        return f"{mover} turned up {pile}: {log.card_name(top)}"
+    if len(cards) > len(was_cards):
+        locked = " and locked it" if state == "locked" and was_state != "locked" else ""
+        return f"{mover} played {log.card_name(top)} on {pile}{locked}"
+    if was_state == "locked" and state == "unlocked":
+        return f"{mover} unlocked {pile}"
+    if was_state == "unlocked" and state == "locked":
+        return f"{mover} locked {pile} with the key"
+    return None
+
+
+def describe(prev: dict, nxt: dict, names: list[str], actor: int | None) -> list[str]:
+    """The log lines of an action: a pick-up, and what changed on each pile."""
+    mover = log.who(names, actor if actor is not None else prev.get("current"))
+    lines = []
+    if nxt["deck_count"] < prev["deck_count"]:
+        lines.append(f"{mover} picked up a card")
+    for i in range(len(nxt["piles"])):
+        line = _pile_line(mover, i, (prev["pile_states"][i], prev["piles"][i]),
+                          (nxt["pile_states"][i], nxt["piles"][i]))
+        if line:
+            lines.append(line)
+    return lines
+
+
 GAME = Game(
     slug="nine-locks",
     title="Nine Locks",
+    summary="Play on a 3×3 grid of piles before they lock.",
     min_players=2,
     max_players=4,
     rules=load_rules("nine-locks"),
     setup=setup,
     moves={
-        "play": Move(play, play_options, args=(str, int), names=("card", "pile")),
-        "pick_up": Move(pick_up, pick_up_options),
+        "play": Move(play, play_options, args=(str, int), names=("card", "pile"),
+                     words=("play {card:card} on pile {pile:position}",)),
+        "pick_up": Move(pick_up, pick_up_options, words=("pick up a card",)),
         "unlock": Move(unlock, unlock_options, args=(int,), names=("pile",),
-                       stages=(None, "unlock")),
-        "key": Move(key, key_options, args=(int,), names=("pile",), stages=(None, "key")),
+                       stages=(None, "unlock"), words=("unlock pile {pile:position}",)),
+        "key": Move(key, key_options, args=(int,), names=("pile",), stages=(None, "key"),
+                    words=("use the key on pile {pile:position}",)),
     },
     end_if=end_if,
     view=view,
+    describe=describe,
     secret=("facedown", "deck"),
     private=("hidden",),
     on_turn_begin=on_turn_begin,

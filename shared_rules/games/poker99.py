@@ -12,6 +12,7 @@ State ``G`` (plain data, never changed in place):
 - ``reshuffles``: how many times the played cards became a new draw deck.
 """
 
+from .. import describe as log
 from ..cards import CARD_SET, DECK, card_name
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
@@ -259,17 +260,43 @@ def determinize(v: dict, t: Turn) -> dict:
     }
 
 
+def describe(prev: dict, nxt: dict, names: list[str], actor: int | None) -> list[str]:
+    """The log lines of an action: the card played and the total, and who went out."""
+    lines = []
+    last = nxt.get("last")
+    if last and nxt["turn"] != prev["turn"] and last != prev.get("last"):
+        choice = last.get("choice")
+        extra = ""
+        if choice in ("+", "-"):
+            extra = " (adding)" if choice == "+" else " (subtracting)"
+        elif isinstance(choice, int):
+            extra = f", choosing {log.who(names, choice)}"
+        lines.append(f"{log.who(names, last['seat'])} played {log.card_name(last['card'])}{extra}: "
+                     f"total {nxt['total']}")
+    before = prev.get("status") or []
+    for seat, status in enumerate(nxt.get("status") or []):
+        was = before[seat] if seat < len(before) else None
+        if status == "out" and was != "out" and seat not in nxt["left"]:
+            lines.append(f"{log.who(names, seat)} is out")
+    return lines
+
+
 GAME = Game(
     slug="poker99",
     title="Poker 99",
+    summary="Keep the total at 99 or under, or you are out.",
     min_players=2,
     max_players=6,
     rules=load_rules("poker99"),
     setup=setup,
     moves={"play": Move(play, play_options, args=(str, (int, str)), names=("card", "choice"),
-                        min_args=1)},
+                        min_args=1,
+                        words=("play {card:card}, {choice:seat} plays next",
+                               "play {card:card} {choice:label}", "play {card:card}"),
+                        labels={"+": "(adding)", "-": "(subtracting)"})},
     end_if=end_if,
     view=view,
+    describe=describe,
     secret=("deck", "discards"),
     private=("hands",),
     on_turn_begin=on_turn_begin,

@@ -16,6 +16,7 @@ changed in place):
 - ``events``: the last few slaps and departures, public, without card names.
 """
 
+from .. import describe as log
 from ..cards import DECK, rank
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
@@ -227,20 +228,51 @@ def determinize(v: dict, t: Turn) -> dict:
     }
 
 
+def describe(prev: dict, nxt: dict, names: list[str], actor: int | None) -> list[str]:
+    """The log lines of an action: the card turned up, and the rules' own events."""
+    lines = []
+    if nxt["plays"] > prev["plays"] and nxt.get("top"):
+        mover = log.who(names, actor if actor is not None else prev.get("current"))
+        lines.append(f"{mover} turned up {log.card_name(nxt['top'])}")
+    for event in nxt.get("events") or []:
+        if event["version"] > prev["version"]:
+            lines.append(_seat_names(event["text"], names))
+    return lines
+
+
+def _seat_names(text: str, names: list[str]) -> str:
+    """The rules' "Seat 2" (numbered from 0 in the rules' texts) as the player's name."""
+    words = text.split(" ")
+    out = []
+    i = 0
+    while i < len(words):
+        number = words[i + 1].rstrip(".,:;!") if i + 1 < len(words) else ""
+        if words[i] == "Seat" and number.isdigit():
+            tail = words[i + 1][len(number):]
+            out.append(log.who(names, int(number)) + tail)
+            i += 2
+        else:
+            out.append(words[i])
+            i += 1
+    return " ".join(out)
+
+
 GAME = Game(
     slug="slapjack",
     title="Slapjack",
+    summary="Fast hands: slap the Jacks, pairs and sandwiches.",
     min_players=2,
     max_players=6,
     rules=load_rules("slapjack"),
     setup=setup,
     moves={
-        "play": Move(play, play_options),
+        "play": Move(play, play_options, words=("turn up your top card",)),
         "slap": Move(slap, slap_options, args=(int,), names=("version",), min_args=0,
-                     anyone=True, ends_turn=False, idle=idle_slap),
+                     anyone=True, ends_turn=False, idle=idle_slap, words=("slap the pile",)),
     },
     end_if=end_if,
     view=view,
+    describe=describe,
     secret=("stacks",),
     on_drop=on_drop,
     skip=skip,

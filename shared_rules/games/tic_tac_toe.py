@@ -1,11 +1,14 @@
 """Tic-Tac-Toe: the smallest game, and the worked example of docs/adding-a-game.md."""
 
+from .. import describe as log
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
 from . import load_rules
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = ("X", "O")
+CELL_NAMES = ("top left", "top centre", "top right", "middle left", "centre", "middle right",
+              "bottom left", "bottom centre", "bottom right")
 
 
 def setup(t: Turn) -> dict:
@@ -48,16 +51,28 @@ def determinize(v: dict, t: Turn) -> dict:
     return {"cells": list(v["cells"])}
 
 
+def describe(prev: dict, nxt: dict, names: list[str], actor: int | None) -> list[str]:
+    """The log line of a move: who put which mark where."""
+    mover = log.who(names, actor if actor is not None else prev.get("current"))
+    return [f"{mover} put {mark} in the {CELL_NAMES[i]}"
+            for i, (old, mark) in enumerate(zip(prev["cells"], nxt["cells"], strict=True))
+            if mark and old != mark]
+
+
 GAME = Game(
     slug="tic-tac-toe",
     title="Tic-Tac-Toe",
+    summary="Three in a row. The classic warm-up.",
     min_players=2,
     max_players=2,
     rules=load_rules("tic-tac-toe"),
     setup=setup,
-    moves={"place": Move(place, place_options, args=(int,), names=("cell",))},
+    moves={"place": Move(place, place_options, args=(int,), names=("cell",),
+                         words=("{cell:label} (cell {cell})",),
+                         labels={str(i): name for i, name in enumerate(CELL_NAMES)})},
     end_if=end_if,
     view=view,
+    describe=describe,
     undoable=True,
     determinize=determinize,
     max_log=100,  # ten times the longest bot game seen (docs/rules-engine.md)

@@ -20,6 +20,7 @@ from backend.db.database import (
 from backend.db.queries import count_rows
 from backend.errors import LoungeError
 from backend.rooms import FINISHED, PLAYING, Lounge
+from backend.store import HistoryStore, MemoryRoomStore
 
 from .helpers import new_user, open_sql_store, play, started_room
 
@@ -53,6 +54,12 @@ def test_a_room_comes_back_exactly_after_a_restart(db_url):
     assert without_connections(back.summary()) == without_connections(room.summary())
     assert again.chat_history(room.id) == store.chat_history(room.id)
     assert back.chat_seq == room.chat_seq == 1
+
+
+def test_the_sql_store_keeps_history_and_the_memory_store_does_not(sqlite_url):
+    store = open_sql_store(sqlite_url)
+    assert isinstance(store, HistoryStore) and not isinstance(store, MemoryRoomStore)
+    assert not isinstance(MemoryRoomStore(), HistoryStore)
 
 
 @pytest.mark.parametrize("name", ["Robert'); DROP TABLE rooms;--", "back\\slash %(id)s %s",

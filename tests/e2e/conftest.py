@@ -31,17 +31,17 @@ DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
-def server_url() -> Iterator[str]:
-    """A `lounge serve` process on a free loopback port, serving the built web client."""
+@pytest.fixture(scope="package")
+def server_settings() -> dict:
+    """The server serves the built web client."""
     if not DIST.is_file():
         pytest.fail("frontend/dist is missing: run `npm ci && npm run build` in frontend/ first")
-    server = Server(**SERVER_ENV, FRONTEND_DIST=str(DIST.parent))
-    try:
-        yield server.url
-    finally:
-        output = server.stop()
-    assert "Traceback" not in output, output[-4000:]
+    return {**SERVER_ENV, "FRONTEND_DIST": str(DIST.parent)}
+
+
+@pytest.fixture(scope="package")
+def server_url(server: Server) -> str:
+    return server.url
 
 
 @pytest.fixture(scope="session")

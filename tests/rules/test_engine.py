@@ -1,10 +1,12 @@
 """The engine's own guarantees, independent of any one game."""
 
 import dataclasses
+import subprocess
+import sys
 
 import pytest
 
-from shared_rules import GAMES, InvalidMove, Match, from_view, new_match, replay, replay_step
+from shared_rules import GAMES, InvalidMove, Match, from_view, new_match, replay
 from shared_rules.engine import start
 from shared_rules.rng import seed_state, shuffled
 
@@ -77,15 +79,17 @@ def test_drop_ends_a_two_player_game_for_the_one_left_and_is_logged():
     match = new_match("tic-tac-toe", 2, 1).apply(0, "place", 4).drop(1)
     assert match.result == {"winner": 0}
     assert match.log[-1] == {"seat": 1, "move": "drop", "args": []}
-    assert replay("tic-tac-toe", 2, 1, match.log) == match
+    assert replay(GAMES["tic-tac-toe"], 2, 1, match.log) == match
     with pytest.raises(InvalidMove):
         match.drop(0)
 
 
 def test_from_json_gives_an_equal_match():
     match = new_match("tic-tac-toe", 2, "x").apply(0, "place", 0).apply(1, "place", 8)
-    assert Match.from_json(match.to_json()) == match
-    assert Match.from_json(match.to_json()) != match.apply(0, "place", 1)
+    assert Match.from_json(match.to_json(), match.game) == match
+    assert Match.from_json(match.to_json(), match.game) != match.apply(0, "place", 1)
+    with pytest.raises(ValueError):
+        Match.from_json(match.to_json(), GAMES["poker99"])
 
 
 def test_a_match_sampled_from_a_view_agrees_with_the_view():
@@ -117,10 +121,20 @@ def test_undo_at_most_three_times_in_a_row_per_seat():
     assert match.can_undo(0)
 
 
+def test_act_takes_a_move_a_drop_or_an_undo_as_the_log_has_it():
+    match = new_match("tic-tac-toe", 2, 1)
+    played = match.act({"seat": 0, "move": "place", "args": [4]})
+    assert played == match.apply(0, "place", 4)
+    assert played.act({"seat": 0, "move": "undo", "args": []}) == played.undo(0)
+    assert played.act({"seat": 1, "move": "drop"}) == played.drop(1)
+    with pytest.raises(InvalidMove):
+        played.act({"seat": 0, "move": "place", "args": [8]})  # not seat 0's turn
+
+
 def test_a_stored_log_with_more_undos_in_a_row_still_replays():
     log = [{"seat": 0, "move": m, "args": a} for _ in range(5)
            for m, a in (("place", [4]), ("undo", []))]
-    match = replay("tic-tac-toe", 2, 1, log)
+    match = replay(GAMES["tic-tac-toe"], 2, 1, log)
     assert match.version == 10 and match.G["cells"][4] is None
 
 
@@ -134,18 +148,18 @@ def test_a_match_whose_log_reaches_its_cap_is_a_draw():
     assert match.version == 5 and match.result == {"draw": True, "reason": "too_long"}
     with pytest.raises(InvalidMove, match="over"):
         match.apply(1, "place", 8)
-    again = replay_with(game, match.log)
+    again = replay(game, 2, 1, match.log)
     assert again.result == match.result
-
-
-def replay_with(game, log):
-    match = start(game, 2, 1)
-    for entry in log:
-        match = replay_step(match, entry)
-    return match
 
 
 def test_every_game_caps_its_log_far_above_the_longest_bot_game():
     longest = {"tic-tac-toe": 9, "nine-locks": 93, "poker99": 2_440, "slapjack": 2_367}
     for slug, game in GAMES.items():
         assert game.max_log >= 10 * longest[slug], slug
+
+
+def test_the_rules_package_imports_nothing_of_the_server():
+    check = ("import sys, shared_rules.simulate, shared_rules.replays, shared_rules.bots; "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('backend', 'flask')))")
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stderr

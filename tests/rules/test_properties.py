@@ -102,8 +102,8 @@ def test_random_playouts_end_and_keep_every_invariant(slug, num_players, seed, c
     assert "winner" in match.result or match.result == {"draw": True}
     check_views(match)
     check_cards(match)
-    assert Match.from_json(match.to_json()) == match
-    assert replay(slug, num_players, seed, match.log) == match
+    assert Match.from_json(match.to_json(), match.game) == match
+    assert replay(GAMES[slug], num_players, seed, match.log) == match
 
 
 @pytest.mark.parametrize(("slug", "num_players"), CASES)
@@ -132,11 +132,11 @@ def test_serialising_mid_game_and_replaying_reproduce_the_match(slug, num_player
     rand = random.Random(choice_seed)
     for i, match in enumerate(playout(slug, num_players, seed, rand)):
         if i % 7 == 3:
-            again = Match.from_json(match.to_json())
+            again = Match.from_json(match.to_json(), match.game)
             assert again == match
             assert again.legal_moves(match.ctx["current"] or 0) == match.legal_moves(
                 match.ctx["current"] or 0)
-            assert replay(slug, num_players, seed, match.log) == match
+            assert replay(GAMES[slug], num_players, seed, match.log) == match
         if i > 60:
             break
 
@@ -165,7 +165,7 @@ def test_a_seat_leaving_mid_game_lets_the_rest_finish(slug, num_players, seed, c
     assert match.result is not None
     assert match.result.get("winner") != leaver
     check_cards(match)
-    assert replay(slug, num_players, seed, match.log) == match
+    assert replay(GAMES[slug], num_players, seed, match.log) == match
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))

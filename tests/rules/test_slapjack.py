@@ -189,7 +189,7 @@ def test_a_stored_log_with_a_slap_by_a_player_with_no_cards_still_replays():
         match = match.apply(1, "slap") if not slap_reason(match.G["pile"]) else match.apply(
             match.ctx["current"], "play")
     log = [*match.log, {"seat": 1, "move": "slap", "args": []}]  # played before the guard
-    again = replay("slapjack", 2, 5, log)
+    again = replay(GAMES["slapjack"], 2, 5, log)
     assert again.version == len(log)
     assert again.G["events"][-1]["text"].endswith("but had no cards to give")
 

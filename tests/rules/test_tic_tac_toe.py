@@ -78,7 +78,7 @@ def test_a_player_may_take_back_their_move_until_the_opponent_moves():
 
 def test_undo_survives_serialisation():
     match = play(4, 0)
-    again = Match.from_json(match.to_json())
+    again = Match.from_json(match.to_json(), match.game)
     assert again.undo(1) == match.undo(1)
 
 

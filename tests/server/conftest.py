@@ -1,4 +1,4 @@
-"""A real lounge server for the whole session, with short grace periods and quick bots."""
+"""The server tests' lounge server settings (short grace periods, quick bots) and player helpers."""
 
 from __future__ import annotations
 
@@ -17,15 +17,12 @@ FAST = {
 }
 
 
-@pytest.fixture(scope="session")
-def server():
-    srv = Server(**FAST)
-    yield srv
-    output = srv.stop()
-    assert "Traceback" not in output, output
+@pytest.fixture(scope="package")
+def server_settings() -> dict:
+    return FAST
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def url(server: Server) -> str:
     return server.url
 

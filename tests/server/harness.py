@@ -13,7 +13,7 @@ from typing import Any
 import requests
 import socketio
 
-from shared_rules import Match, new_match
+from shared_rules import new_match
 from tests.live_server import Server, free_port  # noqa: F401 (used by the tests)
 
 CARD = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
@@ -180,7 +180,7 @@ def truth_views(url: str, room_id: str) -> Callable[[int, int | None], tuple[dic
     data = response.json()
     matches = [new_match(data["game"], data["num_players"], data["seed"])]
     for entry in data["log"]:
-        matches.append(_step(matches[-1], entry))
+        matches.append(matches[-1].act(entry))
     by_version = {m.version: m for m in matches}
 
     def truth(version: int, seat: int | None) -> tuple[dict, list]:
@@ -188,15 +188,6 @@ def truth_views(url: str, room_id: str) -> Callable[[int, int | None], tuple[dic
         return match.view(seat), match.legal_moves(seat)
 
     return truth
-
-
-def _step(match: Match, entry: dict) -> Match:
-    seat, move, args = entry["seat"], entry["move"], entry["args"]
-    if move == "drop":
-        return match.drop(seat)
-    if move == "undo":
-        return match.undo(seat)
-    return match.apply(seat, move, *args)
 
 
 CARD_WORDS = re.compile(r"\b(Ace|10|[2-9]|Jack|Queen|King) of (spades|hearts|diamonds|clubs)\b")

@@ -34,6 +34,20 @@ def test_games_lists_every_game_with_rules_and_bot_levels(url):
     assert {"easy", "normal"} <= set(body["bot_levels"])
 
 
+def test_games_say_everything_generic_about_each_game(url):
+    games = {g["slug"]: g for g in get(url, "/api/games").json()["games"]}
+    poker = games["poker99"]
+    assert poker["summary"] and poker["private"] == ["hands"] and poker["undoable"] is False
+    assert (poker["min_players"], poker["max_players"], poker["real_time"]) == (2, 6, False)
+    play = poker["moves"][0]
+    assert play["name"] == "play" and play["args"] == ["card", "choice"]
+    assert play["min_args"] == 1 and "play {card:card}" in play["words"]
+    assert play["labels"]["+"] == "(adding)"
+    assert games["tic-tac-toe"]["undoable"] is True and games["slapjack"]["real_time"] is True
+    assert [m["name"] for m in games["nine-locks"]["moves"]] == ["play", "pick_up", "unlock",
+                                                                  "key"]
+
+
 def test_creating_a_room_needs_a_valid_token(url):
     for headers in ({}, {"Authorization": "Bearer nonsense"}, {"Authorization": "Basic x"}):
         response = post(url, "/api/rooms", json={"game": "tic-tac-toe", "name": "A"},

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from marshmallow import ValidationError
 
+from backend.api import STATUS
 from backend.auth import TokenSigner, bearer_token
 from backend.config import Config, from_env
-from backend.errors import LoungeError
+from backend.errors import CODES, LoungeError
 from backend.ratelimit import KeyedLimiter, TokenBucket
 from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING, Lounge
 from backend.schemas import SOCKET_SCHEMAS
@@ -215,3 +219,10 @@ def test_two_stand_ins_in_a_row_make_a_seat_away_and_a_move_ends_it():
     room.move(GUEST, "place", [3])
     room.move(HOST, "place", [5])  # the player moves: no longer away
     assert not room.seats[0].away and room.timeouts == {}
+
+
+def test_rooms_and_errors_load_no_web_framework_and_every_code_has_an_http_status():
+    assert set(STATUS) == CODES
+    check = "import sys, backend.rooms; print(sorted({'flask', 'werkzeug'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stderr

@@ -1,10 +1,8 @@
-"""One real lounge server for the terminal tests, with quick bots and short grace periods."""
+"""The terminal tests' lounge server settings (quick bots, short grace periods) and clients."""
 
 from __future__ import annotations
 
 import pytest
-
-from tests.live_server import Server
 
 from .harness import Term
 
@@ -16,12 +14,9 @@ FAST = {
 }
 
 
-@pytest.fixture(scope="session")
-def server():
-    srv = Server(**FAST)
-    yield srv
-    output = srv.stop()
-    assert "Traceback" not in output, output
+@pytest.fixture(scope="package")
+def server_settings() -> dict:
+    return FAST
 
 
 @pytest.fixture

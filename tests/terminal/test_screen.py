@@ -3,6 +3,7 @@ drawing of every game, from real matches of the rules package and from hostile p
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -14,9 +15,18 @@ from backend.terminal.model import Model
 from backend.terminal.render import card_text, frame
 from backend.terminal.text import clean
 from shared_rules import GAMES, new_match
+from shared_rules.words import game_facts
 
 ME = "user-me"
 PLAYERS = {"tic-tac-toe": 2, "nine-locks": 3, "slapjack": 3, "poker99": 4}
+FACTS = {slug: json.loads(json.dumps(game_facts(game))) for slug, game in GAMES.items()}
+
+
+def new_model() -> Model:
+    """A model as the client makes it: it knows what GET /api/games says."""
+    model = Model(ME)
+    model.games = dict(FACTS)
+    return model
 
 
 def room(game: str, seats: int, status: str = "playing", mine: int | None = 0) -> dict:
@@ -39,7 +49,7 @@ def state(match, seat: int | None) -> dict:
 
 
 def model_for(match, seat: int | None) -> Model:
-    model = Model(ME)
+    model = new_model()
     model.on_room(room(match.game.slug, match.num_players,
                        "finished" if match.result else "playing", mine=seat))
     model.on_seats({"my_seats": [] if seat is None else [seat], "spectator": seat is None})
@@ -88,7 +98,7 @@ def test_tic_tac_toe_numbers_the_free_cells_and_marks_the_winner():
     screen = text_of(model_for(match, 0))
     assert " O │ 1 │ 2 " in screen and " 3 │ X │ 4 " in screen
     assert "Your turn   (playing X)" in screen
-    assert " 1) top (cell 1)" in screen
+    assert " 1) top centre (cell 1)" in screen
     for seat, cell in [(0, 2), (1, 1), (0, 6)]:
         match = match.apply(seat, "place", cell)
     screen = text_of(model_for(match, 1))
@@ -129,7 +139,7 @@ def test_slapjack_offers_one_slap_with_the_pile_version():
 
 def test_hot_seat_moves_name_their_seat():
     match = new_match("tic-tac-toe", num_players=2, seed=1)
-    model = Model(ME)
+    model = new_model()
     seats = room("tic-tac-toe", 2)
     seats["seats"][1].update(kind="local", user_id=ME, name="Grace")
     model.on_room(seats)
@@ -322,3 +332,37 @@ def test_the_turn_clock_the_host_grace_and_the_new_commands():
     assert commands.parse("/turntime off", model).payload == {"seconds": 0}
     assert commands.parse("/turntime soon", model).kind == "note"
     assert commands.parse("/standin 1", model).payload == {"seat": 1}
+
+
+CRAZY = {"slug": "crazy-test", "title": "Crazy Test", "summary": "", "min_players": 2,
+         "max_players": 4, "rules": "#", "undoable": False, "real_time": False,
+         "private": ["hands"], "moves": [
+             {"name": "play", "args": ["card", "suit"], "min_args": 1, "labels": {"H": "hearts"},
+              "words": ["play {card:card}, calling {suit:label}", "play {card:card}"]},
+             {"name": "pass_to", "args": ["seat"], "min_args": 1, "labels": {},
+              "words": ["pass to {seat:seat}"]}]}
+
+
+def test_a_game_with_no_renderer_is_drawn_from_its_view_and_said_in_the_servers_words():
+    model = new_model()
+    model.games["crazy-test"] = CRAZY
+    model.on_room(room("tic-tac-toe", 2) | {"game": "crazy-test", "title": "Crazy Test"})
+    model.on_seats({"my_seats": [0], "spectator": False})
+    view = {"game": "crazy-test", "seat": 0, "version": 3, "num_players": 2, "current": 0,
+            "stage": None, "direction": 1, "turn": 3, "out": [], "left": [], "active_seats": [0],
+            "result": None, "pile": ["9H"], "deck_count": 30, "hands": ["8S", "9C"],
+            "hands_count": [2, 5], "called": {"suit": "H"}}
+    legal = [{"move": "play", "args": ["8S", "H"]}, {"move": "play", "args": ["9C"]},
+             {"move": "pass_to", "args": [1]}, {"move": "draw", "args": []}]
+    model.on_state({"seat": 0, "view": view, "legal_moves": legal, "active_seats": [0],
+                    "result": None, "version": 3, "round": 1})
+    screen = text_of(model)
+    assert "cannot draw" not in screen
+    assert "pile         9♥" in screen and "deck count   30" in screen
+    assert "your hands   8♠ 9♣" in screen and "hands count  Ada 2  Bob 5" in screen
+    assert 'called       {"suit": "H"}' in screen
+    assert " 1) play 8♠, calling hearts" in screen and " 2) play 9♣" in screen
+    assert " 3) pass to Bob" in screen and " 4) draw" in screen
+    assert commands.parse("3", model).payload == {"move": "pass_to", "args": [1]}
+    model.games["crazy-test"] = {"slug": "crazy-test", "moves": [{"name": "play", "words": 5}]}
+    assert " 2) play 9♣" in text_of(model)  # words of a bad shape: the move said plainly

@@ -1,4 +1,4 @@
-import type { LegalMove, SeatInfo, View } from "../lib/types";
+import type { GameInfo, LegalMove, SeatInfo, View } from "../lib/types";
 
 /** What every game board gets from the table around it. */
 export interface BoardProps {
@@ -17,6 +17,8 @@ export interface BoardProps {
   owner: string | null;
   /** The seat that moved last, when known (used to animate cards from its side). */
   mover: number | null;
+  /** What the server says of this game (its moves' words, its private keys), once loaded. */
+  game?: GameInfo;
 }
 
 /** The moves of one kind, e.g. every "play". */

@@ -51,10 +51,6 @@ export async function fetchPublicRooms(): Promise<Room[]> {
   return body.rooms;
 }
 
-export function fetchRoom(codeOrId: string): Promise<Room> {
-  return request(`/api/rooms/${encodeURIComponent(codeOrId)}`);
-}
-
 export function createRoom(
   token: string,
   payload: { game: string; name: string; public: boolean },

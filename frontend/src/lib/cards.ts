@@ -11,10 +11,8 @@ export interface CardInfo {
   name: string;
 }
 
-const RANKS: readonly string[] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUIT_NAMES: Record<Suit, string> = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const RANK_NAMES: Record<string, string> = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
-export const SUIT_SYMBOLS: Record<Suit, string> = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 /** Parses a card code, or returns null when it is not one. */
 export function parseCard(code: unknown): CardInfo | null {
@@ -40,11 +38,6 @@ export function cardName(code: unknown): string {
 /** True when the value looks like a card code. */
 export function isCard(value: unknown): value is string {
   return parseCard(value) !== null;
-}
-
-/** The rank's position, A=1 .. K=13 (0 when unknown). */
-export function rankValue(rank: string): number {
-  return RANKS.indexOf(rank) + 1;
 }
 
 /** Replaces card codes inside a sentence with their spoken names ("play 9H" -> "play 9 of hearts"). */

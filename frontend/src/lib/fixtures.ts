@@ -12,7 +12,7 @@ export function room(extra: Partial<Room> = {}): Room {
   return {
     id: "u0", code: "K7MPQ2", game: "nine-locks", title: "Nine Locks", min_players: 2, max_players: 4,
     host: "u0", public: true, status: "waiting", seats: [seat(0, "Ada"), seat(1, "Grace")],
-    spectators: 0, created: 1732900000000, ...extra,
+    spectators: 0, created: 1732900000000, round: 0, ...extra,
   };
 }
 
@@ -26,7 +26,7 @@ export function view(game: string, extra: Record<string, unknown> = {}): View {
 export function state(v: View, extra: Partial<GameState> = {}): GameState {
   return {
     seat: v.seat, view: v, legal_moves: [], active_seats: v.active_seats, result: v.result,
-    version: v.version, ...extra,
+    version: v.version, round: 1, ...extra,
   };
 }
 

@@ -5,13 +5,30 @@ export interface ApiErrorBody {
   message: string;
 }
 
+/** Everything generic about a game, as `GET /api/games` says it (docs/protocol.md). */
 export interface GameInfo {
   slug: string;
   title: string;
+  /** One line for a list of games. */
+  summary: string;
   min_players: number;
   max_players: number;
   rules: string;
-  undoable?: boolean;
+  undoable: boolean;
+  /** Some move may be made by anyone at any moment (Slapjack's slap). */
+  real_time: boolean;
+  /** The view keys holding a seat's own private cards: a hot seat hides them between turns. */
+  private: string[];
+  moves: MoveInfo[];
+}
+
+/** One move of a game: its argument names, and templates that say it in words. */
+export interface MoveInfo {
+  name: string;
+  args: string[];
+  min_args: number;
+  words: string[];
+  labels: Record<string, string>;
 }
 
 export interface GamesResponse {
@@ -67,7 +84,8 @@ export interface Room {
   seats: SeatInfo[];
   spectators: number;
   created: number;
-  round?: number;
+  /** How many games the room has started (0 before the first). */
+  round: number;
   /** The turn time the host set (0: none). */
   turn_seconds?: number;
   /** The host lost their connection: the room closes then (server time, ms) unless they
@@ -117,7 +135,7 @@ export interface GameState {
   version: number;
   can_undo?: boolean;
   /** Which game of the room this is: a rematch starts the next round (and version 0 again). */
-  round?: number;
+  round: number;
   /** The game log lines the server wrote for this seat: the new ones, or with `log_full` the
    * whole log (the first state after a join, or a new game). */
   log?: LogLine[];

@@ -75,26 +75,20 @@ function withRoom(model: RoomModel, room: Room): RoomModel {
   // The server sends how long is left, so the countdown never depends on the two clocks agreeing.
   const left = room.closes_in_ms;
   const closesAt = typeof left === "number" ? Date.now() + left : null;
-  const next = { ...model, room, closesAt };
-  // Without round numbers, a game starting (start or rematch) is the only sign of a new game.
-  const rounds = Object.values(model.states).some((s) => typeof s.round === "number");
-  const newGame = room.status === "playing" && model.room !== null && model.room.status !== "playing";
-  return newGame && !rounds ? { ...next, states: {}, log: [], logs: {} } : next;
+  return { ...model, room, closesAt };
 }
 
 /** Orders states of a room: a later round first, then a later version. */
 export function isOlder(state: GameState, than: GameState): boolean {
-  const a = state.round ?? 0;
-  const b = than.round ?? 0;
-  return a !== b ? a < b : state.version < than.version;
+  return state.round !== than.round ? state.round < than.round : state.version < than.version;
 }
 
 function withState(model: RoomModel, state: GameState): RoomModel {
   const key = stateKey(state.seat);
   const known = Object.values(model.states);
-  if (known.some((s) => (s.round ?? 0) > (state.round ?? 0))) return model;
+  if (known.some((s) => s.round > state.round)) return model;
   // A new round (a rematch): the previous game's states and log are gone.
-  const fresh = known.some((s) => (s.round ?? 0) < (state.round ?? 0));
+  const fresh = known.some((s) => s.round < state.round);
   const base = fresh ? { ...model, states: {}, log: [], logs: {} } : model;
   const previous = base.states[key];
   if (previous && isOlder(state, previous)) return model;

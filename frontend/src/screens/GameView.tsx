@@ -1,9 +1,6 @@
 import { useEffect, useRef, useState, type ReactElement, type ReactNode } from "react";
-import { NineLocks } from "../games/NineLocks";
-import { Poker99 } from "../games/Poker99";
-import { Slapjack } from "../games/Slapjack";
-import { TicTacToe } from "../games/TicTacToe";
-import { seatName, type BoardProps } from "../games/types";
+import { boardFor } from "../games/index";
+import { seatName } from "../games/types";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { EyeIcon, TrophyIcon } from "../components/Icons";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
@@ -12,20 +9,12 @@ import { clockText, useSecondsLeft } from "../lib/useCountdown";
 import { useAlertSetting, useTurnAlert } from "../lib/turnAlert";
 import type { LogEntry } from "../lib/useRoom";
 import { SPECTATOR } from "../lib/useRoom";
-import type { Ack, GameState, Room } from "../lib/types";
-
-const BOARDS: Record<string, (props: BoardProps) => ReactElement> = {
-  "nine-locks": NineLocks,
-  poker99: Poker99,
-  slapjack: Slapjack,
-  "tic-tac-toe": TicTacToe,
-};
-
-/** Games where a player holds cards the person beside them must not see. */
-const PRIVATE_HANDS = new Set(["nine-locks", "poker99"]);
+import type { Ack, GameInfo, GameState, Room } from "../lib/types";
 
 export interface GameViewProps {
   room: Room;
+  /** What the server says of the room's game (GET /api/games), once loaded. */
+  game?: GameInfo;
   userId: string;
   mySeats: number[];
   spectator: boolean;
@@ -67,7 +56,7 @@ export interface Reveal {
  * whoever acts next (a bot, another player on this device, or someone elsewhere).
  */
 export function revealStillOpen(reveal: Reveal | null, seat: number | null, state: GameState): boolean {
-  return reveal !== null && reveal.seat === seat && reveal.round === (state.round ?? 0) &&
+  return reveal !== null && reveal.seat === seat && reveal.round === state.round &&
     reveal.turn === state.view.turn;
 }
 
@@ -123,7 +112,7 @@ function statusLine(state: GameState, room: Room, seat: number | null, mine: num
 
 /** The table during a game: status, board, result and rematch, the log. */
 export function GameView(props: GameViewProps): ReactElement {
-  const { room, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
+  const { room, game, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
     onLeave, chat } = props;
   const lastShown = useRef<number | null>(null);
   const seat = spectator ? null : chooseSeat(mySeats, states, lastShown.current);
@@ -146,11 +135,13 @@ export function GameView(props: GameViewProps): ReactElement {
   useEffect(() => setError(null), [version]);
 
   const isHost = room.host === userId;
-  const hotSeat = !spectator && mySeats.length > 1 && PRIVATE_HANDS.has(room.game);
+  // A player's cards the person beside them must not see: until the game's facts arrive, assume some.
+  const privateHands = game === undefined || game.private.length > 0;
+  const hotSeat = !spectator && mySeats.length > 1 && privateHands;
   const hideHand = hotSeat && !state?.result && !(state && revealStillOpen(revealed, seat, state));
   const status = state ? statusLine(state, room, seat, mySeats) : { text: "", mine: false };
   const myTurn = status.mine && !spectator && state !== undefined && !state.result;
-  useTurnAlert(myTurn ? `${state?.round ?? 0}:${state?.view.turn}:${state?.view.current}` : null,
+  useTurnAlert(myTurn ? `${state?.round}:${state?.view.turn}:${state?.view.current}` : null,
     `Your turn at ${room.title} (table ${room.code})`, alerts.on);
 
   if (!state) {
@@ -174,7 +165,7 @@ export function GameView(props: GameViewProps): ReactElement {
     if (!ack.ok) setError(ack.error.message);
   };
 
-  const Board = BOARDS[room.game];
+  const Board = boardFor(room.game);
   // The acting seat's clock is drawn on its seat, for everyone.
   const running = clock && !state.result ? clock : null;
   const seats = running
@@ -199,7 +190,7 @@ export function GameView(props: GameViewProps): ReactElement {
             <button type="button" className="btn btn-small" onClick={onLeave}>Back to the lounge</button>
           </p>
         )}
-        {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {PRIVATE_HANDS.has(room.game) ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
+        {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {game && game.private.length > 0 ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
         {running && (
           <TurnClockLine clock={running} name={mySeats.includes(running.seat) && mySeats.length === 1
             ? null : seatName(room.seats, running.seat)} />
@@ -213,21 +204,17 @@ export function GameView(props: GameViewProps): ReactElement {
           </div>
         )}
         {error && <p className="error-msg" role="alert">{nameCardsIn(error)}</p>}
-        {Board ? (
-          <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
+        <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
-            play={play} busy={busy} hideHand={hideHand} mover={mover}
+            play={play} busy={busy} hideHand={hideHand} mover={mover} game={game}
             owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
-          </ErrorBoundary>
-        ) : (
-          <p className="error-msg">This game cannot be shown yet.</p>
-        )}
+        </ErrorBoundary>
         {hideHand && seat !== null && (
           <div className="curtain" data-testid="curtain">
             <strong>{curtainText(room, mySeats, seat, state.view.current)}</strong>
             <span>{seatName(room.seats, seat)}’s cards stay hidden until they are ready.</span>
             <button type="button" className="btn btn-accent" autoFocus
-              onClick={() => setRevealed({ seat, round: state.round ?? 0, turn: state.view.turn })}>
+              onClick={() => setRevealed({ seat, round: state.round, turn: state.view.turn })}>
               Show my hand ({seatName(room.seats, seat)})
             </button>
           </div>

@@ -7,19 +7,17 @@ import { useGames } from "../lib/useGames";
 import { useTitle } from "../lib/useTitle";
 import type { GameInfo, Room } from "../lib/types";
 
-const BLURBS: Record<string, string> = {
-  "nine-locks": "Play on a 3×3 grid of piles before they lock.",
-  poker99: "Keep the total at 99 or under, or you are out.",
-  slapjack: "Fast hands: slap the Jacks, pairs and sandwiches.",
-  "tic-tac-toe": "Three in a row. The classic warm-up.",
-};
-
 const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
 
 function players(game: { min_players: number; max_players: number }): string {
   return game.min_players === game.max_players
     ? `${game.min_players} players`
     : `${game.min_players}–${game.max_players} players`;
+}
+
+/** "A, B or C": the games' titles in a sentence. */
+export function titlesInWords(titles: string[]): string {
+  return titles.length < 2 ? titles.join("") : `${titles.slice(0, -1).join(", ")} or ${titles[titles.length - 1]}`;
 }
 
 function NameField({ name, setName }: { name: string; setName: (n: string) => void }): ReactElement {
@@ -67,7 +65,7 @@ function CreateRoom({ games, name }: { games: GameInfo[]; name: string }): React
               onChange={() => setGame(g.slug)} />
             <strong>{g.title}</strong>
             <small>{players(g)}</small>
-            <small>{BLURBS[g.slug] ?? ""}</small>
+            <small>{g.summary}</small>
           </label>
         ))}
       </fieldset>
@@ -173,7 +171,7 @@ export function Home(): ReactElement {
       <section className="hero">
         <div>
           <h1>Pull up a chair.</h1>
-          <p>Host a table, share the code, and play Nine Locks, Slapjack, Poker 99 or Tic-Tac-Toe with
+          <p>Host a table, share the code, and play {titlesInWords(data?.games.map((g) => g.title) ?? []) || "card games"} with
             friends in their browsers. Add a bot or a hot-seat player when you are short of hands.</p>
         </div>
         <div className="hero-cards" aria-hidden="true">

@@ -65,9 +65,10 @@ describe("a room's finished games", () => {
     const asked: string[] = [];
     vi.stubGlobal("fetch", async (path: string) => {
       asked.push(path);
-      const body = path.startsWith("/api/matches?room=")
-        ? { matches: [summary("bbbbbbbbbbbbbbbb", 2), summary("aaaaaaaaaaaaaaaa", 1)] }
-        : { ...replay, id: path.slice(-16), round: path.endsWith("a") ? 1 : 2 };
+      const body = path === "/api/games" ? { games: [], bot_levels: [], turn_times: [] }
+        : path.startsWith("/api/matches?room=")
+          ? { matches: [summary("bbbbbbbbbbbbbbbb", 2), summary("aaaaaaaaaaaaaaaa", 1)] }
+          : { ...replay, id: path.slice(-16), round: path.endsWith("a") ? 1 : 2 };
       return new Response(JSON.stringify(body), { status: 200 });
     });
     return asked;

@@ -1,19 +1,9 @@
 import { useEffect, useState, type KeyboardEvent, type ReactElement } from "react";
 import { ErrorBoundary } from "../components/ErrorBoundary";
-import { NineLocks } from "../games/NineLocks";
-import { Poker99 } from "../games/Poker99";
-import { Slapjack } from "../games/Slapjack";
-import { TicTacToe } from "../games/TicTacToe";
-import type { BoardProps } from "../games/types";
+import { boardFor } from "../games/index";
 import { fetchReplay, fetchRoomMatches, resultText, seatsOf, type MatchSummary, type Replay } from "../lib/history";
 import { Link } from "../lib/router";
-
-const BOARDS: Record<string, (props: BoardProps) => ReactElement> = {
-  "nine-locks": NineLocks,
-  poker99: Poker99,
-  slapjack: Slapjack,
-  "tic-tac-toe": TicTacToe,
-};
+import { useGames } from "../lib/useGames";
 const PLAY_EVERY_MS = 900;
 
 function useLoad<T>(load: () => Promise<T>, key: string): { data: T | null; error: string | null } {
@@ -60,7 +50,8 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
   const step = replay.steps[index];
   const seats = seatsOf(replay.players);
   const lines = step.log ?? [];
-  const Board = BOARDS[replay.game];
+  const Board = boardFor(replay.game);
+  const game = useGames().data?.games.find((g) => g.slug === replay.game);
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "ArrowRight") go(index + 1);
     else if (event.key === "ArrowLeft") go(index - 1);
@@ -90,10 +81,8 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
       </p>
       <div className="replay-board" data-testid="replay-board">
         <ErrorBoundary message="This step cannot be drawn." resetKey={index}>
-          {Board ? (
-            <Board view={step.view} legal={[]} seat={null} seats={seats} play={() => undefined} busy
-              hideHand={false} owner={null} mover={step.seat} />
-          ) : <p>This game cannot be shown.</p>}
+          <Board view={step.view} legal={[]} seat={null} seats={seats} play={() => undefined} busy
+            hideHand={false} owner={null} mover={step.seat} game={game} />
         </ErrorBoundary>
       </div>
     </section>

@@ -192,7 +192,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
             {chat}
           </div>
         ) : (
-          <GameView room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
+          <GameView room={room} game={games.data?.games.find((g) => g.slug === room.game)} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
             leftGame={model.leftGame} clock={model.clock} turnTimes={turnTimes} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
         )}
       </main>

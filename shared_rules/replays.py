@@ -11,25 +11,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from shared_rules import GAMES, new_match, replay_step
-from shared_rules.cards import CARD_SET
-from shared_rules.describe import describe
-
-from ..gamelog import stand_in_line
+from .cards import CARD_SET
+from .describe import describe, stand_in_line
+from .registry import GAMES, new_match
 
 
 def replay_document(stored: dict) -> dict:
-    """The replay of a stored finished match (see ``SqlRoomStore.finished_match``)."""
+    """The replay of a stored finished match: its summary, ``seed`` and ``log`` (entries may
+    carry the ``actor`` that played for the seat), as the server's history store gives it."""
     game = GAMES[stored["game"]]
     names = [p["name"] for p in sorted(stored["players"], key=lambda p: p["seat"])]
     match = new_match(game.slug, stored["num_players"], stored["seed"])
     before = match.view(None)
-    steps = [_step(0, None, before, describe(None, before, names))]
+    steps = [_step(0, None, before, describe(game, None, before, names))]
     for entry in stored["log"]:
-        match = replay_step(match, entry)
+        match = match.act(entry)
         after = match.view(None)
         lines = stand_in_line(entry.get("actor"), names, entry["seat"]) + describe(
-            before, after, names, entry["seat"], entry["move"])
+            game, before, after, names, entry["seat"], entry["move"])
         steps.append(_step(match.version, _shown_entry(entry, before, after), after, lines))
         before = after
     return {

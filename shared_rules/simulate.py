@@ -17,10 +17,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from shared_rules import GAMES, Match, new_match
-from shared_rules.bots import LEVELS, Bot, make_bot
-from shared_rules.bots.mcts import HARD_SECONDS
-from shared_rules.rng import seed_state
+from .bots import LEVELS, Bot, make_bot
+from .bots.mcts import HARD_SECONDS
+from .engine import Match
+from .registry import GAMES, new_match
+from .rng import seed_state
 
 MAX_ACTIONS = 20_000  # no real game comes near it (Slapjack stops itself after 2,000 plays)
 Z95 = 1.959964
@@ -305,7 +306,7 @@ def check_budget(args: argparse.Namespace) -> Budget:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m backend.simulate ...``: the same as ``lounge simulate ...``."""
+    """``python -m shared_rules.simulate ...``: the same as ``lounge simulate ...``."""
     parser = argparse.ArgumentParser(prog="lounge simulate", description=__doc__.splitlines()[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))
