@@ -38,6 +38,17 @@ def test_every_game_plays_to_the_end_across_processes(cluster_of, game):
     assert cluster.health(0)["cluster"]["owned"] == 1
 
 
+@pytest.mark.parametrize("mode", ["gevent", "threading"])
+def test_a_cluster_runs_in_the_other_async_modes(cluster_of, mode):
+    cluster = cluster_of(2, mode=mode)
+    host, room = hosted(cluster, 0, 0, "tic-tac-toe")
+    players = start_game(room, host, [connect(cluster.url(1))])
+    assert play(players, seed=3) is not None
+    players[1].ok("chat", {"text": "across"})
+    host.wait_for(lambda: (host.last("chat") or {}).get("text") == "across")
+    assert cluster.health(1)["cluster"]["redis"] is True
+
+
 def test_rest_answers_the_same_on_every_process(cluster_of):
     cluster = cluster_of(2)
     host, room = hosted(cluster, 0, 1, "poker99")
