@@ -19,6 +19,7 @@ owner of its room.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 import uuid
@@ -74,6 +75,7 @@ class ClusterNode:
         self.directory = directory
         self.owners: dict[str, str] = {}  # room id -> owner, as last seen
         self.waiting: dict[str, Waiter] = {}
+        self.requests = itertools.count()  # ids of forwarded events: unique with the node's
         self.answers: OrderedDict[str, dict] = OrderedDict()
         self.running: dict[str, Waiter] = {}
         self.valid_until = 0.0
@@ -151,7 +153,7 @@ class ClusterNode:
                     answer = self.run(name, caller, data)
                 else:
                     if request is None:
-                        request = uuid.uuid4().hex
+                        request = f"{self.node}.{next(self.requests)}"
                         self.waiting[request] = Waiter(self.runtime.make_event())
                     answer = self._forward(owner, request, self.waiting[request], name, caller,
                                            data, deadline)
