@@ -82,7 +82,7 @@ def test_a_stopped_process_hands_its_rooms_over_within_a_second(cluster_of, game
     assert back.ok("join", {"room": room["code"], "spectate": True})["spectator"]
     assert play([host, guest], seed=7, acked=acked) is not None
     assert_kept(acked, match_log(cluster.url(1), room["id"])["log"])
-    assert contiguous(versions(guest, 1))
+    assert contiguous(versions(guest, 1)), versions(guest, 1)
 
 
 def test_bots_move_once_per_turn_across_three_processes(cluster_of):
@@ -100,7 +100,7 @@ def test_bots_move_once_per_turn_across_three_processes(cluster_of):
     counts = [cluster.health(i)["bot_moves"] for i in range(3)]
     assert counts == [bot_moves, 0, 0], (counts, bot_moves)
     watcher.wait_for(lambda: watcher.version() == len(log))
-    assert contiguous(versions(watcher, 1))
+    assert contiguous(versions(watcher, 1)), versions(watcher, 1)
 
 
 def test_a_stalled_owner_writes_nothing_after_it_wakes(cluster_of):
@@ -136,7 +136,7 @@ def test_a_stalled_owner_writes_nothing_after_it_wakes(cluster_of):
     assert [(r.version, r.seat, r.move) for r in stored] == [
         (i + 1, e["seat"], e["move"]) for i, e in enumerate(match["log"])]
     assert cluster.owner(room["id"]) == (survivor, 2)
-    assert contiguous(versions(host, 1))
+    assert contiguous(versions(host, 1)), versions(host, 1)
 
 
 def test_a_removed_player_still_only_watches_after_a_takeover(cluster_of):
