@@ -102,6 +102,27 @@ def _slapjack(prev: dict, nxt: dict, names: Names, actor: int | None) -> list[st
     return lines
 
 
+def _crazy_eights(prev: dict, nxt: dict, names: Names, actor: int | None) -> list[str]:
+    last = nxt.get("last")
+    if not last or last == prev.get("last"):  # a player leaving changes no move of the game
+        return []
+    mover = who(names, last["seat"])
+    lines = []
+    if nxt["reshuffles"] > prev["reshuffles"]:
+        lines.append("The discard pile was shuffled into a new stock")
+    if last["move"] == "draw":
+        lines.append(f"{mover} drew a card")
+    elif last["move"] == "pass":
+        lines.append(f"{mover} passed")
+    elif last["move"] == "play":
+        top = nxt["top"]
+        named = f" and named {SUIT_NAMES[nxt['suit']]}" if top[:-1] == "8" else ""
+        lines.append(f"{mover} played {card_name(top)}{named}")
+        if nxt["hands_count"][last["seat"]] == 1:
+            lines.append(f"{mover} has one card left")
+    return lines
+
+
 def _seat_names(text: str, names: Names) -> str:
     """The rules' "Seat 2" (numbered from 0 in the rules' texts) as the player's name."""
     words = text.split(" ")
@@ -121,7 +142,7 @@ def _seat_names(text: str, names: Names) -> str:
 
 BY_GAME: dict[str, Callable[[dict, dict, Names, int | None], list[str]]] = {
     "tic-tac-toe": _tic_tac_toe, "nine-locks": _nine_locks, "poker99": _poker99,
-    "slapjack": _slapjack,
+    "slapjack": _slapjack, "crazy-eights": _crazy_eights,
 }
 
 
