@@ -2,10 +2,11 @@
 
 from .engine import Game, Match, start
 from .errors import InvalidMove
-from .games import nine_locks, poker99, slapjack, tic_tac_toe
+from .games import crazy_eights, nine_locks, poker99, slapjack, tic_tac_toe
 
 GAMES: dict[str, Game] = {
-    game.slug: game for game in (tic_tac_toe.GAME, poker99.GAME, nine_locks.GAME, slapjack.GAME)
+    game.slug: game for game in (tic_tac_toe.GAME, poker99.GAME, nine_locks.GAME, slapjack.GAME,
+                                 crazy_eights.GAME)
 }
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from ..registry import GAMES
 from .base import Bot, RandomBot
+from .crazy_eights import CrazyEightsBot
 from .mcts import HARD_SECONDS, make_hard_bot
 from .nine_locks import NineLocksBot
 from .poker99 import Poker99Bot
@@ -24,6 +25,7 @@ RULE_OF_THUMB: dict[str, Callable[[int | None], Bot]] = {
     "poker99": Poker99Bot,
     "nine-locks": NineLocksBot,
     "slapjack": SlapjackBot,
+    "crazy-eights": CrazyEightsBot,
 }
 
 

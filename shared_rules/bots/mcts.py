@@ -23,11 +23,12 @@ from collections.abc import Callable
 from ..engine import Game, Match, from_view
 from ..registry import GAMES
 from .base import Bot
-from .rollouts import CUT_SHORT, GUIDED, POLICIES, GuidedPolicy
+from .rollouts import CUT_SHORT, GUIDED, KINDS, POLICIES, GuidedPolicy
 from .sharp import SHARPER
 
 Key = tuple[int, str, tuple]  # (seat, move name, args)
 RolloutPolicy = Callable[[Match, random.Random], "Key | None"]
+Kind = Callable[[Key], object]  # the kind of a move: the search overrules only within a kind
 Evaluation = Callable[[Match], list[float]]  # each seat's expected reward in a position
 
 EXPLORATION = 0.7  # UCT's constant; rewards are in 0..1
@@ -112,12 +113,14 @@ def has_hidden_state(game: Game) -> bool:
 class MctsBot:
     """Searches for ``seconds`` per move, or ``iterations`` (whichever ends first when both are
     given); plays the most-visited legal move, or ``guide``'s move unless that one is clearly
-    better (see :func:`clearly_better`)."""
+    better (see :func:`clearly_better`). With ``kind``, the search may only replace the guide's
+    move by one of the same kind (the rule picks what to do, the search with what)."""
 
     def __init__(self, slug: str, seed: int | None = None, *, seconds: float | None = 1.0,
                  iterations: int | None = None, exploration: float = EXPLORATION,
                  rollout: RolloutPolicy = random_policy, max_rollout: int = MAX_ROLLOUT,
-                 evaluate: Evaluation | None = None, guide: Bot | None = None) -> None:
+                 evaluate: Evaluation | None = None, guide: Bot | None = None,
+                 kind: Kind | None = None) -> None:
         if slug not in GAMES:
             raise ValueError(f"There is no game called {slug!r}")
         if seconds is None and iterations is None:
@@ -135,6 +138,7 @@ class MctsBot:
         self.max_rollout = max_rollout
         self.evaluate = evaluate  # scores a playout cut short; None scores it as a draw
         self.guide = guide  # a rule-of-thumb bot whose move stands unless search clearly beats it
+        self.kind = kind
         self.last_iterations = 0  # how many the last search ran (for benchmarks and tests)
 
     def choose(self, view: dict, legal: list[dict]) -> dict:
@@ -142,12 +146,19 @@ class MctsBot:
             self.last_iterations = 0
             return legal[0]
         seat = view["seat"]
-        root = self.search(view)
         by_key = {(seat, m["move"], tuple(m["args"])): m for m in legal}
-        best = max((child for key, child in root.children.items() if key in by_key),
+        advice = None if self.guide is None else self.guide.choose(view, legal)
+        allowed = set(by_key)
+        if advice is not None and self.kind is not None:
+            wanted = self.kind((seat, advice["move"], tuple(advice["args"])))
+            allowed = {key for key in by_key if self.kind(key) == wanted}
+            if len(allowed) == 1:  # nothing for the search to choose between
+                self.last_iterations = 0
+                return advice
+        root = self.search(view)
+        best = max((child for key, child in root.children.items() if key in allowed),
                    key=lambda child: child.visits, default=None)
-        if self.guide is not None:
-            advice = self.guide.choose(view, legal)
+        if advice is not None:
             rival = root.children.get((seat, advice["move"], tuple(advice["args"])))
             if best is None or rival is None or not clearly_better(best, rival):
                 return advice
@@ -273,4 +284,5 @@ def make_hard_bot(slug: str, seed: int | None = None, *, seconds: float | None =
     if advisor is not None and slug in SHARPER:
         advisor = SHARPER[slug](seed)
     return MctsBot(slug, seed, seconds=seconds, iterations=iterations, rollout=rollout,
-                   max_rollout=depth, evaluate=evaluate, guide=advisor)
+                   max_rollout=depth, evaluate=evaluate, guide=advisor,
+                   kind=KINDS.get(slug) if advisor is not None else None)

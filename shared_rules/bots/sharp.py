@@ -3,7 +3,8 @@ when it finds a clearly better move (see ``MctsBot.guide``). Each one was found,
 honest, with ``lounge simulate``.
 """
 
-from .base import Bot
+from .base import Bot, RandomBot
+from .crazy_eights import actions_of, as_move, careful, fewest_other
 from .poker99 import Poker99Bot, is_number, new_total
 
 
@@ -20,4 +21,14 @@ class Poker99SharpBot(Poker99Bot):
         return super().choose(view, legal)
 
 
-SHARPER: dict[str, type[Bot]] = {"poker99": Poker99SharpBot}
+class CrazyEightsSharpBot(RandomBot):
+    """Crazy Eights: save a lone 8 while the hand is big, keep pairs, play from the suit held
+    most (:func:`careful`), rather than any card that fits."""
+
+    def choose(self, view: dict, legal: list[dict]) -> dict:
+        action = careful(view["hands"] or [], actions_of(legal), self.random, fewest_other(view))
+        return as_move(action)
+
+
+SHARPER: dict[str, type[Bot]] = {"poker99": Poker99SharpBot,
+                                 "crazy-eights": CrazyEightsSharpBot}

@@ -1,4 +1,4 @@
-"""The four games. Each module defines ``GAME``, an :class:`shared_rules.engine.Game`."""
+"""The five games. Each module defines ``GAME``, an :class:`shared_rules.engine.Game`."""
 
 from importlib import resources
 

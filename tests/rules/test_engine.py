@@ -153,7 +153,8 @@ def test_a_match_whose_log_reaches_its_cap_is_a_draw():
 
 
 def test_every_game_caps_its_log_far_above_the_longest_bot_game():
-    longest = {"tic-tac-toe": 9, "nine-locks": 93, "poker99": 2_440, "slapjack": 2_367}
+    longest = {"tic-tac-toe": 9, "nine-locks": 93, "poker99": 2_440, "slapjack": 2_367,
+               "crazy-eights": 1_000}
     for slug, game in GAMES.items():
         assert game.max_log >= 10 * longest[slug], slug
 
