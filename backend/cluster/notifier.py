@@ -148,9 +148,9 @@ class ClusterNotifier:
             self.bus.to_node(node, reply)
 
     def _to(self, node: str, message: dict) -> None:
-        with self.lock:
+        with self.lock:  # posted under the lock: in order with any reply release() posts
             entry = self.held.get(node)
             if entry is not None:
                 entry[1].append(message)
-                return
-        self.bus.to_node(node, message)
+            else:
+                self.bus.to_node(node, message)
