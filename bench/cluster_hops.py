@@ -5,11 +5,13 @@
     .venv/bin/python bench/cluster_hops.py fence --saves 2000
     .venv/bin/python bench/cluster_hops.py pool --runs 1   # many publishes at once
 
-- ``redis``: a message's round trip through Redis pub/sub between two processes, the way the
-  cluster carries it (backend/cluster/bus.py): a publish of a state-sized JSON message on a
-  pooled connection, a listener that polls ``get_message(timeout=1.0)``, and on the eventlet
-  variant a green listener that wakes the waiting green thread with an event, as
-  ``ClusterNode`` wakes a forwarded event's sender. Reported: the round trip (two publishes,
+- ``redis``: a message's round trip through Redis pub/sub between two processes: a publish of a
+  state-sized JSON message and a listener that wakes the waiting sender with an event, as
+  ``ClusterNode`` wakes a forwarded event's sender; with OS threads and with eventlet, each
+  in two ways: ``polled`` (a synchronous publish on a pooled connection, a listener polling
+  ``get_message(timeout=1.0)``: how the cluster first did it) and ``outbox`` (a connection with
+  ``CLIENT REPLY OFF`` that nothing is read from, a listener blocked in ``get_message(timeout=
+  None)``: how backend/cluster/bus.py does it now). Reported: the round trip (two publishes,
   two deliveries), and each side's CPU per message handled (a receive and a publish).
 - ``pool``: 150 green threads publishing 20 messages each at once through a real
   ``ClusterBus`` (backend/cluster/bus.py), as the owner of many rooms does, with redis-py's
@@ -52,7 +54,23 @@ STATE = {"k": "emit", "to": "x" * 20, "e": "state",
 
 # -- Redis pub/sub -------------------------------------------------------------------------------
 
-def peer(role: str, green: bool, prefix: str, count: int, seconds: float) -> None:
+def replies_off(redis: object, options: dict) -> object:
+    """A connection on which Redis answers nothing: a publish is one write (as bus.Outbox)."""
+    connection = redis.ConnectionPool.from_url(
+        REDIS, **{**options, "health_check_interval": 0}).make_connection()
+    connection.connect()
+    connection.send_command("CLIENT", "REPLY", "OFF", check_health=False)
+
+    class Publisher:
+        def publish(self, channel: str, payload: bytes) -> None:
+            connection.send_packed_command(connection.pack_commands(
+                [("PUBLISH", channel, payload)]), check_health=False)
+
+    return Publisher()
+
+
+def peer(role: str, green: bool, prefix: str, count: int, seconds: float,
+         outbox: bool = False) -> None:
     """One side of the ping-pong: ``echo`` answers every message on ``<prefix>:in`` on
     ``<prefix>:out``; ``ping`` sends ``count`` messages one at a time and prints its figures."""
     if green:
@@ -64,8 +82,11 @@ def peer(role: str, green: bool, prefix: str, count: int, seconds: float) -> Non
 
     options = {"socket_timeout": 2.0, "socket_connect_timeout": 2.0,
                "health_check_interval": 5, "retry_on_timeout": False}
-    publisher = redis.Redis.from_url(REDIS, **options)
-    listener = redis.Redis.from_url(REDIS, **options).pubsub(ignore_subscribe_messages=True)
+    publisher = replies_off(redis, options) if outbox else redis.Redis.from_url(REDIS, **options)
+    listen_options = {**options, "socket_timeout": None, "health_check_interval": 0}
+    listener = redis.Redis.from_url(REDIS, **(listen_options if outbox else options)).pubsub(
+        ignore_subscribe_messages=True)
+    wait = None if outbox else 1.0
     own, other = (f"{prefix}:in", f"{prefix}:out") if role == "echo" else (
         f"{prefix}:out", f"{prefix}:in")
     listener.subscribe(own)
@@ -75,7 +96,7 @@ def peer(role: str, green: bool, prefix: str, count: int, seconds: float) -> Non
         handled = 0
         cpu = time.process_time()
         while time.monotonic() < deadline:
-            message = listener.get_message(timeout=1.0)
+            message = listener.get_message(timeout=wait)
             if message is None:
                 continue
             if message["data"] == b"stop":
@@ -114,7 +135,7 @@ def peer(role: str, green: bool, prefix: str, count: int, seconds: float) -> Non
 
     def listen() -> None:
         while not box["stop"]:
-            message = listener.get_message(timeout=1.0)
+            message = listener.get_message(timeout=wait)
             if message is not None and box["event"] is not None:
                 orjson.loads(message["data"])
                 box["event"].send(True)
@@ -139,11 +160,12 @@ def peer(role: str, green: bool, prefix: str, count: int, seconds: float) -> Non
     print(json.dumps({"trips": trips, "cpu": cpu}), flush=True)
 
 
-def redis_round_trips(green: bool, count: int, seconds: float) -> dict:
+def redis_round_trips(green: bool, count: int, seconds: float, outbox: bool) -> dict:
     """Ping-pong between two fresh processes; the figures."""
     prefix = f"lounge-hops-{os.getpid()}-{random.randrange(1 << 30)}"
     command = [str(PYTHON), __file__, "peer", "--prefix", prefix, "--count", str(count),
-               "--seconds", str(seconds)] + (["--green"] if green else [])
+               "--seconds", str(seconds)] + (["--green"] if green else []) + (
+               ["--outbox"] if outbox else [])
     echo = subprocess.Popen([*command, "--role", "echo"], stdout=subprocess.PIPE, cwd=REPO)
     time.sleep(1.0)  # subscribed
     ping = subprocess.Popen([*command, "--role", "ping"], stdout=subprocess.PIPE, cwd=REPO)
@@ -159,7 +181,8 @@ def redis_round_trips(green: bool, count: int, seconds: float) -> dict:
     e = json.loads(out_echo.decode().strip().splitlines()[-1])
     trips = sorted(p["trips"]) or [float("nan")]
     n = len(p["trips"])
-    return {"variant": "eventlet" if green else "threads", "trips": n,
+    return {"variant": ("eventlet" if green else "threads") + (", outbox" if outbox else
+                                                                ", polled"), "trips": n,
             "rtt_p50_us": trips[n // 2] * 1e6,
             "rtt_p99_us": trips[min(n - 1, int(n * 0.99))] * 1e6,
             "sender_cpu_us": p["cpu"] / max(1, n) * 1e6,
@@ -306,12 +329,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--role", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", help=argparse.SUPPRESS)
     parser.add_argument("--green", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--outbox", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.seconds = max(0.5, min(args.seconds, 30.0))
     args.count = max(1, min(args.count, 100_000))
     args.runs = max(1, min(args.runs, 9))
     if args.what == "peer":
-        peer(args.role, args.green, args.prefix, args.count, args.seconds)
+        peer(args.role, args.green, args.prefix, args.count, args.seconds, args.outbox)
         return 0
     args.greenlets = max(1, min(args.greenlets, 1000))
     args.each = max(1, min(args.each, 1000))
@@ -327,9 +351,10 @@ def main(argv: list[str] | None = None) -> int:
     for _run in range(args.runs):
         if args.what in ("all", "redis"):
             for green in (False, True):
-                row = redis_round_trips(green, args.count, args.seconds)
-                results["redis"].append(row)
-                print(json.dumps(row), flush=True)
+                for outbox in (False, True):
+                    row = redis_round_trips(green, args.count, args.seconds, outbox)
+                    results["redis"].append(row)
+                    print(json.dumps(row), flush=True)
         if args.what in ("all", "fence"):
             row = fenced_saves(args.saves, args.seconds)
             results["fence"].append(row)
