@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from shared_rules.cards import CARD_SET
+from shared_rules.describe import SUIT_NAMES
 from shared_rules.words import Piece, pieces
 
 from .model import Choice, Line, Model
@@ -233,14 +234,45 @@ def poker99(view: dict, model: Model) -> RenderableType:
     head.append(f"   Play goes {arrow}", style="dim")
     hand = Text("Your hand: ", style="bold").append_text(cards_text(view.get("hands")))
     counts, status = _list(view.get("hands_count")), _list(view.get("status"))
-    players = Text("Players: ")
-    for seat in seat_range(view):
-        word = clean(_at(status, seat), 8) or "in"
-        players.append(f"{_turn_mark(view, seat)}{model.seat_name(seat)} "
-                       f"{_count(_at(counts, seat))} cards ({word})  ")
+    players = _players(view, model, lambda seat: f"{_count(_at(counts, seat))} cards "
+                                                 f"({clean(_at(status, seat), 8) or 'in'})")
     deck = Text(f"Deck {_count(view.get('deck_count'))} · played "
                 f"{_count(view.get('discards_count'))}", style="dim")
-    parts: list[RenderableType] = [head, players, deck]
+    return _hand_table(view, head, hand, players, deck)
+
+
+def crazy_eights(view: dict, model: Model) -> RenderableType:
+    """The top card and the suit to follow (which an 8 names), the hands, the stock."""
+    top, suit = view.get("top"), view.get("suit")
+    if top not in CARD_SET or suit not in SUIT_NAMES:
+        raise ValueError("no top card")
+    head = Text("Top card: ", style="bold").append_text(card_text(top))
+    head.append("   Suit to follow: ").append(f"{SUIT_SIGNS[suit]} {SUIT_NAMES[suit]}",
+                                            style="bold red" if suit in RED_SUITS else "bold")
+    if top[:-1] == "8":
+        head.append(" (named with the 8)", style="yellow")
+    hand = Text("Your hand: ", style="bold").append_text(cards_text(view.get("hands")))
+    if view.get("drawn"):
+        hand.append("   you drew ").append_text(card_text(view["drawn"]))
+    counts = _list(view.get("hands_count"))
+    players = _players(view, model, lambda seat: _cards(_count(_at(counts, seat))))
+    stock = Text(f"Stock {_count(view.get('stock_count'))} · discard pile "
+                 f"{_count(view.get('discards_count')) + 1}", style="dim")
+    return _hand_table(view, head, hand, players, stock)
+
+
+def _players(view: dict, model: Model, about: Callable[[int], str]) -> Text:
+    """"Players: " and each seat's name (``▶`` on whose turn it is) with ``about(seat)``."""
+    players = Text("Players: ")
+    for seat in seat_range(view):
+        players.append(f"{_turn_mark(view, seat)}{model.seat_name(seat)} {about(seat)}  ")
+    return players
+
+
+def _hand_table(view: dict, head: Text, hand: Text, players: Text, piles: Text) -> Group:
+    """A card game's table: its head line, your hand (for a player only), the players, the
+    piles."""
+    parts: list[RenderableType] = [head, players, piles]
     if isinstance(view.get("hands"), list):
         parts.insert(1, hand)
     return Group(*parts)
@@ -315,6 +347,7 @@ RENDERERS: dict[str, Renderer] = {
     "nine-locks": Renderer(nine_locks),
     "slapjack": Renderer(slapjack, move=_slapjack_move, turn=_slapjack_turn),
     "poker99": Renderer(poker99),
+    "crazy-eights": Renderer(crazy_eights),
 }
 
 

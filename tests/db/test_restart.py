@@ -20,7 +20,8 @@ from tests.server.harness import (
 )
 
 GRACE = 3.0
-TABLES = [("tic-tac-toe", 2), ("nine-locks", 3), ("poker99", 3), ("slapjack", 2)]
+TABLES = [("tic-tac-toe", 2), ("nine-locks", 3), ("poker99", 3), ("slapjack", 2),
+          ("crazy-eights", 3)]
 
 
 def start_server(db_url: str) -> Server:

@@ -65,13 +65,15 @@ def has_result(page: Page) -> bool:
 
 
 # What a player would press next, in order: the hot-seat curtain, a highlighted target, a
-# choice for the selected card, a playable card, the deck, a free cell, "Turn up a card".
+# choice for the selected card, a playable card, the deck, a free cell, "Turn up a card", and
+# last any other button that sends one move by name (`data-move`, e.g. "Draw a card", "Pass").
 NEXT_ACTION_JS = """(allowCurtain) => {
   if (document.querySelector('[data-testid=result]')) return null;
   const order = [
     allowCurtain ? '[data-testid=curtain] button' : null,
     '.nl-pile button.is-target', '.choice-box .btn-accent', 'button.card-playable',
     "button[aria-label^='Pick up a card']", '.ttt button.is-target', '[data-testid=turn-up]',
+    'button[data-move]',
   ];
   for (const selector of order) {
     const el = selector && document.querySelector(selector);

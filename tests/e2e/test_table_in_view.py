@@ -12,6 +12,7 @@ DESKTOP_800 = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 # game title, bots to add, and what "my hand" is on its table
 GAMES = [
+    ("Crazy Eights", 2, ".me-area"),
     ("Nine Locks", 2, ".me-area"),
     ("Poker 99", 3, ".me-area"),
     ("Slapjack", 2, ".me-area"),

@@ -204,3 +204,41 @@ def test_reconnects_by_itself_and_keeps_its_seat(terms, server):
         ada.wait("Your turn")
     finally:
         proxy.stop()
+
+
+def table_of(screen: str) -> str:
+    """Crazy Eights' table on the screen, from the top card to the stock."""
+    found = re.search(r"Top card:.*?Stock \d+", screen, re.S)
+    return found.group(0) if found else ""
+
+
+def test_a_whole_crazy_eights_game_against_two_bots(terms, server):
+    ada, _ = host_room(terms, server, "crazy-eights")
+    for _ in range(2):
+        ada.line("/bot easy")
+    ada.wait(r"Bot 2 \(easy\)\s+bot, easy")
+    ada.line("/start")
+    ada.wait("Your turn")
+    screen = ada.screen()
+    assert re.search(r"Top card: " + CARD + r"\s+Suit to follow: [♠♥♦♣] \w+", screen), screen
+    assert re.search(r"Your hand: (" + CARD + r" ?){5}", screen), screen  # three players: five
+    assert re.search(r"Players: ▶ Ada 5 cards\s+Bot 1 \(easy\) 5 cards", screen), screen
+    # "1" is always a legal move: the first card that fits (an 8 names spades), else a draw;
+    # after a draw, the drawn card if it fits, else the pass.
+    end = r"wins!|The game is a draw"
+    deadline = time.monotonic() + 60
+    moves = 0
+    while not re.search(end, ada.settle(0.1)) and time.monotonic() < deadline:
+        before = table_of(ada.screen())
+        if "Your turn" in ada.screen() and before:
+            ada.line("1")
+            moves += 1
+            while table_of(ada.screen()) == before and not re.search(end, ada.screen()):
+                if time.monotonic() > deadline:
+                    break
+                ada.settle(0.05)
+    ada.wait(end)
+    assert moves > 1
+    assert "Type /rematch" in ada.screen()
+    ada.line("/quit")
+    assert ada.exit_status() == 0

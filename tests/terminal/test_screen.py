@@ -18,7 +18,7 @@ from shared_rules import GAMES, new_match
 from shared_rules.words import game_facts
 
 ME = "user-me"
-PLAYERS = {"tic-tac-toe": 2, "nine-locks": 3, "slapjack": 3, "poker99": 4}
+PLAYERS = {"tic-tac-toe": 2, "nine-locks": 3, "slapjack": 3, "poker99": 4, "crazy-eights": 3}
 FACTS = {slug: json.loads(json.dumps(game_facts(game))) for slug, game in GAMES.items()}
 
 

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { nineLocksView, seat, view } from "../lib/fixtures";
+import { CrazyEights } from "./CrazyEights";
 import { NineLocks } from "./NineLocks";
 import { Poker99 } from "./Poker99";
 import { Slapjack } from "./Slapjack";
@@ -78,5 +79,46 @@ describe("Slapjack", () => {
     fireEvent.keyDown(window, { key: " ", code: "Space" });
     expect(play).toHaveBeenCalledWith("slap", [7]);
     expect(screen.getByRole("img", { name: "Top of the pile: Jack of clubs" })).toBeInTheDocument();
+  });
+});
+
+describe("Crazy Eights", () => {
+  const v = view("crazy-eights", {
+    num_players: 3, hands: ["8C", "7H", "KS"], hands_count: [3, 5, 1], stock_count: 31, discards_count: 10,
+    top: "8S", suit: "H", last: { seat: 2, move: "play" }, drawn: null,
+  });
+
+  it("enables only the server's plays, and names a suit for an 8 from its legal moves", () => {
+    const play = vi.fn();
+    const legal = [
+      { move: "play", args: ["8C", "S"] }, { move: "play", args: ["8C", "H"] }, { move: "play", args: ["8C", "D"] },
+      { move: "play", args: ["8C", "C"] }, { move: "play", args: ["7H"] }, { move: "draw", args: [] },
+    ];
+    render(<CrazyEights {...props({ view: v, legal, play })} />);
+    expect(screen.getByRole("button", { name: "King of spades" })).toBeDisabled();
+    expect(screen.getByRole("status", { name: "Suit to follow: hearts (named with the 8)" })).toBeInTheDocument();
+    expect(screen.getByText("Linus played the 8 of spades and named hearts.")).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Linus's hand: 1 card" })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "7 of hearts" }));
+    expect(play).toHaveBeenCalledWith("play", ["7H"]);
+    fireEvent.click(screen.getByRole("button", { name: "8 of clubs" }));
+    fireEvent.click(screen.getByRole("button", { name: "Name diamonds" }));
+    expect(play).toHaveBeenCalledWith("play", ["8C", "D"]);
+    fireEvent.click(screen.getByRole("button", { name: "Draw a card" }));
+    expect(play).toHaveBeenCalledWith("draw", []);
+    expect(screen.queryByRole("button", { name: "Pass" })).toBeNull();
+  });
+
+  it("offers a pass after a draw, and hides a hot-seat hand", () => {
+    const drawnView = { ...v, stage: "drawn", drawn: "KS", last: { seat: 0, move: "draw" } };
+    const play = vi.fn();
+    const { unmount } = render(<CrazyEights {...props({ view: drawnView, legal: [{ move: "pass", args: [] }], play })} />);
+    fireEvent.click(screen.getByRole("button", { name: "Pass" }));
+    expect(play).toHaveBeenCalledWith("pass", []);
+    unmount();
+    render(<CrazyEights {...props({ view: drawnView, legal: [{ move: "pass", args: [] }], hideHand: true })} />);
+    expect(screen.queryByRole("button", { name: "King of spades" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Pass" })).toBeNull();
+    expect(screen.getByRole("img", { name: "Your hand: 3 cards" })).toBeInTheDocument();
   });
 });

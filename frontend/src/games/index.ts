@@ -2,6 +2,7 @@
 // generic board from its view and the server's words: everything else about a game (players,
 // private hands, moves, rules) comes from GET /api/games.
 import type { ReactElement } from "react";
+import { CrazyEights } from "./CrazyEights";
 import { GenericBoard } from "./GenericBoard";
 import { NineLocks } from "./NineLocks";
 import { Poker99 } from "./Poker99";
@@ -12,6 +13,7 @@ import type { BoardProps } from "./types";
 export type Board = (props: BoardProps) => ReactElement;
 
 export const BOARDS: Record<string, Board> = {
+  "crazy-eights": CrazyEights,
   "nine-locks": NineLocks,
   poker99: Poker99,
   slapjack: Slapjack,

@@ -1,0 +1,93 @@
+"""Crazy Eights in the browser: Ada against two easy bots and Grace on the same screen (hot seat),
+played through the board until the result shows."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from .helpers import PHONE_VIEWPORT, host_room, play_until_result, shot, take_turn
+
+DESKTOP_800 = {"width": 1280, "height": 800}
+HAND = ".me-area [data-card]"
+# Presses the curtain's button only if it shows this player's hand, in one round trip: the
+# curtain moves on to the next seat on its own as the bots play.
+SHOW_HAND_OF_JS = """(name) => {
+  const button = document.querySelector('[data-testid=curtain] button');
+  if (!button || !button.textContent.includes(`(${name})`)) return false;
+  button.click();
+  return true;
+}"""
+
+
+def test_crazy_eights_against_bots_and_a_hot_seat_player(open_tab, shots):
+    ada = open_tab("/", viewport=DESKTOP_800)
+    host_room(ada, "Ada", "Crazy Eights", public=False)
+    ada.get_by_label("Bot level").select_option("easy")
+    for _ in range(2):
+        ada.get_by_role("button", name="Add bot").click()
+    expect(ada.get_by_test_id("seat-2")).to_contain_text("Bot · easy")
+    ada.get_by_placeholder("Name").fill("Grace")
+    ada.get_by_role("button", name="Add hot seat").click()
+    expect(ada.get_by_test_id("seat-3")).to_contain_text("Hot seat")
+    ada.get_by_role("button", name="Start game").click()
+
+    # The server says hands are private, so Ada's cards wait behind the curtain.
+    curtain = ada.get_by_test_id("curtain")
+    expect(curtain).to_contain_text("Pass the device to Ada")
+    assert ada.locator(HAND).count() == 0
+    curtain.get_by_role("button", name=re.compile("Show my hand")).click()
+    expect(ada.locator(HAND)).to_have_count(5)  # four players: five cards each
+    expect(ada.get_by_test_id("top-card")).to_be_visible()
+    expect(ada.get_by_role("status", name=re.compile("Suit to follow: "))).to_be_visible()
+    expect(ada.get_by_role("img", name=re.compile(r"Stock: \d+ cards"))).to_be_visible()
+    shot(ada, shots, "crazy-eights-desktop", full_page=False)
+
+    # Ada plays until the turn reaches Grace: Ada's hand is put away before Grace's is shown.
+    seen_grace_curtain = False
+    done: set[str] = set()
+    for _ in range(200):
+        if ada.get_by_role("button", name="Show my hand (Grace)").count():
+            seen_grace_curtain = True
+            break
+        if has_result(ada):
+            break
+        step_for_ada(ada, shots, done)
+    if not has_result(ada):
+        assert seen_grace_curtain
+        assert ada.locator(HAND).count() == 0
+        ada.get_by_role("button", name="Show my hand (Grace)").click()
+        expect(ada.get_by_role("group", name="Grace's hand")).to_be_visible()
+        assert ada.locator(HAND).count() > 0
+        ada.set_viewport_size(PHONE_VIEWPORT)
+        shot(ada, shots, "crazy-eights-phone", full_page=False)
+        ada.set_viewport_size(DESKTOP_800)
+
+    play_until_result([ada], max_seconds=45)
+    expect(ada.get_by_test_id("result")).to_contain_text(re.compile("win|draw", re.I))
+    shot(ada, shots, "crazy-eights-result")
+
+
+def has_result(page: Page) -> bool:
+    return page.get_by_test_id("result").count() > 0
+
+
+def step_for_ada(page: Page, shots, done: set[str]) -> None:
+    """One step for Ada's seat only (stops short of opening Grace's hand); the first time an 8
+    can be played, its suit chooser is opened and pictured."""
+    if page.evaluate(SHOW_HAND_OF_JS, "Ada"):
+        return
+    eight = page.locator(".me-area button.card-playable[data-card^='8']")
+    if eight.count() and "eight" not in done:
+        done.add("eight")
+        eight.first.click()
+        chooser = page.get_by_role("group", name=re.compile("Suit to name"))
+        expect(chooser.get_by_role("button", name=re.compile("^Name "))).to_have_count(4)
+        shot(page, shots, "crazy-eights-choice", full_page=False)
+        chooser.get_by_role("button", name="Name clubs").click()
+        expect(page.get_by_test_id("game-log")).to_contain_text(
+            re.compile("Ada played 8 of .+ and named clubs"))
+        return
+    if not take_turn(page, allow_curtain=False):
+        page.wait_for_timeout(50)
