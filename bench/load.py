@@ -748,18 +748,13 @@ def measure_server(kind: str, mode: str, rooms: int, seconds: float, workers: in
 # -- the cluster runs ----------------------------------------------------------------------------
 
 # (label, processes, cluster mode, how players reach it, added to REDIS_URL's query); the
-# first of each is the yardstick. redis-py 8 caps a client's connection pool at 100 unless
-# told otherwise (``max_connections`` in the URL): the "pool of 10,000" rows show what the
-# cluster costs without running into that cap (see docs/performance.md, Cluster).
-BIG_POOL = "max_connections=10000"
+# first of each is the yardstick.
 CLUSTER_SETUPS = {
     "split": [("1 process", 1, False, "lounge", ""),
               ("1 process, cluster mode", 1, True, "lounge", ""),
-              ("2 processes, split rooms", 2, True, "split", ""),
-              ("2 processes, split rooms, pool of 10,000", 2, True, "split", BIG_POOL)],
+              ("2 processes, split rooms", 2, True, "split", "")],
     "balancer": [("1 process, via HAProxy", 1, False, "front", ""),
-                 ("2 processes, via HAProxy", 2, True, "front", ""),
-                 ("2 processes, via HAProxy, pool of 10,000", 2, True, "front", BIG_POOL)],
+                 ("2 processes, via HAProxy", 2, True, "front", "")],
 }
 
 
