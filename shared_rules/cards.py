@@ -21,3 +21,22 @@ def card_name(card: str) -> str:
     """The accessible name of a card: ``9H`` is "9 of hearts"."""
     r = card[:-1]
     return f"{_RANK_NAMES.get(r, r)} of {_SUIT_NAMES[card[-1]]}"
+
+
+def deal_unseen(unseen: list[str], seat: int, own: list[str], hands_count: list[int],
+                piles: list[int]) -> tuple[list[list[str]], list[list[str]]]:
+    """A guess at the hidden cards, for a search from one seat's view: ``unseen`` (shuffled)
+    dealt into the other seats' hands (``hands_count``), then into piles of the given sizes,
+    the last pile taking what is left; ``seat`` keeps ``own``. (hands, piles)."""
+    sizes = [0 if s == seat else n for s, n in enumerate(hands_count)]
+    if sum(sizes) + sum(piles) != len(unseen):
+        raise ValueError("The view's card counts do not add up to a 52-card deck")
+    hands, at = [], 0
+    for s, n in enumerate(sizes):
+        hands.append(own if s == seat else unseen[at:at + n])
+        at += n
+    dealt = []
+    for n in piles[:-1]:
+        dealt.append(unseen[at:at + n])
+        at += n
+    return hands, [*dealt, unseen[at:]]

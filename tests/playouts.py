@@ -3,7 +3,8 @@
 import random
 from collections.abc import Iterator
 
-from shared_rules import Match, new_match
+from shared_rules import GAMES, Match, new_match
+from shared_rules.bots import make_bot
 
 MAX_ACTIONS = 20_000  # far above any real game (Slapjack stops after 2,000 plays)
 
@@ -30,3 +31,41 @@ def playout(slug: str, num_players: int, seed: int, rand: random.Random) -> Iter
         seat, move = step
         match = match.apply(seat, move["move"], *move["args"])
         yield match
+
+
+def random_positions(slug: str, count: int, rand: random.Random, drop: float) -> list[Match]:
+    """Positions from random games of every size the game allows, some after a player left
+    (``drop``: the chance of a leaver at each step, when nobody has yet)."""
+    game = GAMES[slug]
+    sizes = game.max_players - game.min_players + 1
+    found = []
+    for i in range(count):
+        m = new_match(slug, game.min_players + i % sizes, seed=rand.randrange(10**9))
+        for _ in range(rand.randrange(300)):
+            if m.result is not None:
+                break
+            if rand.random() < drop and m.num_players > 2 and not m.ctx["left"]:
+                m = m.drop(rand.randrange(m.num_players))
+                continue
+            seat = m.active_seats[0]
+            move = rand.choice(m.legal_moves(seat))
+            m = m.apply(seat, move["move"], *move["args"])
+        found.append(m)
+    return found
+
+
+def bot_game(slug: str, levels: list[str], seed: int, max_actions: int = 5000,
+             **budget: object) -> Match:
+    """One turn-based game between bots of these levels; every move they choose must be
+    legal."""
+    m = new_match(slug, len(levels), seed=seed)
+    bots = [make_bot(slug, level, seed + i, **budget) for i, level in enumerate(levels)]
+    for _ in range(max_actions + 1):
+        if m.result is not None:
+            return m
+        seat = m.active_seats[0]
+        legal = m.legal_moves(seat)
+        move = bots[seat].choose(m.view(seat), legal)
+        assert move in legal
+        m = m.apply(seat, move["move"], *move["args"])
+    return m

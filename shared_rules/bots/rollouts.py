@@ -5,8 +5,10 @@ from the searching seat's view), never the real one.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+from collections.abc import Callable
 
 from ..engine import Match
 from ..games import crazy_eights, nine_locks, poker99
@@ -29,15 +31,30 @@ def turn_moves(match: Match) -> tuple[int, list[tuple[str, tuple]]] | None:
     return seat, match.legal_actions(seat)
 
 
-def nine_locks_policy(match: Match, rand: random.Random) -> Key | None:
+Rule = Callable[[Match, int, list[tuple[str, tuple]], random.Random], Key]
+
+
+def wandering(rule: Rule) -> Callable[[Match, random.Random], Key | None]:
+    """A playout policy from a rule of thumb: the seat whose turn it is plays as ``rule`` says
+    (given the match, the seat and its legal moves), or now and then (WANDER) any legal move."""
+
+    def policy(match: Match, rand: random.Random) -> Key | None:
+        found = turn_moves(match)
+        if found is None or not found[1]:
+            return None
+        seat, legal = found
+        if rand.random() < WANDER:
+            name, args = legal[rand.randrange(len(legal))]
+            return seat, name, args
+        return rule(match, seat, legal, rand)
+
+    return functools.wraps(rule)(policy)
+
+
+@wandering
+def nine_locks_policy(match: Match, seat: int, legal: list[tuple[str, tuple]],
+                      rand: random.Random) -> Key:
     """Empty the visible hand first: play a visible card, else a hidden one, else pick up."""
-    found = turn_moves(match)
-    if found is None or not found[1]:
-        return None
-    seat, legal = found
-    if rand.random() < WANDER:
-        name, args = legal[rand.randrange(len(legal))]
-        return seat, name, args
     visible = match.G["visible"][seat]
     plays = [a for n, a in legal if n == "play"]
     for_visible = [a for a in plays if a[0] in visible]
@@ -48,16 +65,11 @@ def nine_locks_policy(match: Match, rand: random.Random) -> Key | None:
     return seat, name, args
 
 
-def poker99_policy(match: Match, rand: random.Random) -> Key | None:
+@wandering
+def poker99_policy(match: Match, seat: int, legal: list[tuple[str, tuple]],
+                   rand: random.Random) -> Key:
     """As the rule-of-thumb bot plays: the number card leaving the lowest total, else the
     cheapest of the saved cards."""
-    found = turn_moves(match)
-    if found is None or not found[1]:
-        return None
-    seat, legal = found
-    if rand.random() < WANDER:
-        name, args = legal[rand.randrange(len(legal))]
-        return seat, name, args
     total = match.G["total"]
     numbers = [args for _, args in legal if is_number(args[0])]
     if numbers:
@@ -68,15 +80,10 @@ def poker99_policy(match: Match, rand: random.Random) -> Key | None:
     return seat, "play", best
 
 
-def crazy_eights_policy(match: Match, rand: random.Random) -> Key | None:
+@wandering
+def crazy_eights_policy(match: Match, seat: int, legal: list[tuple[str, tuple]],
+                        rand: random.Random) -> Key:
     """As the sharper rule of thumb plays (``bots/crazy_eights.py``: careful)."""
-    found = turn_moves(match)
-    if found is None or not found[1]:
-        return None
-    seat, legal = found
-    if rand.random() < WANDER:
-        name, args = legal[rand.randrange(len(legal))]
-        return seat, name, args
     hands, left = match.G["hands"], match.ctx["left"]
     fewest = min((len(h) for s, h in enumerate(hands) if s != seat and s not in left), default=0)
     name, args = careful(hands[seat], legal, rand, fewest)

@@ -19,7 +19,7 @@ State ``G`` (plain data, never changed in place):
 """
 
 from .. import describe as log
-from ..cards import CARD_SET, DECK, SUITS, card_name
+from ..cards import CARD_SET, DECK, SUITS, card_name, deal_unseen
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
 from . import load_rules
@@ -226,17 +226,10 @@ def determinize(v: dict, t: Turn) -> dict:
     own = list(v["hands"] or [])
     seen = {*own, v["top"]}
     unseen = t.shuffle(c for c in DECK if c not in seen)
-    sizes = [0 if s == seat else n for s, n in enumerate(v["hands_count"])]
-    if sum(sizes) + v["stock_count"] + v["discards_count"] != len(unseen):
-        raise ValueError("The view's card counts do not add up to a 52-card deck")
-    hands, at = [], 0
-    for s, n in enumerate(sizes):
-        hands.append(own if s == seat else unseen[at:at + n])
-        at += n
-    stock = unseen[at:at + v["stock_count"]]
-    at += v["stock_count"]
+    hands, (stock, discards) = deal_unseen(unseen, seat, own, v["hands_count"],
+                                           [v["stock_count"], v["discards_count"]])
     return {
-        "hands": hands, "stock": stock, "discards": unseen[at:], "top": v["top"],
+        "hands": hands, "stock": stock, "discards": discards, "top": v["top"],
         "suit": v["suit"], "last": None if v["last"] is None else dict(v["last"]),
         "passes": v["passes"], "actions": v["actions"], "reshuffles": v["reshuffles"],
     }

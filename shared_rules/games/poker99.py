@@ -13,7 +13,7 @@ State ``G`` (plain data, never changed in place):
 """
 
 from .. import describe as log
-from ..cards import CARD_SET, DECK, card_name
+from ..cards import CARD_SET, DECK, card_name, deal_unseen
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
 from . import load_rules
@@ -244,17 +244,10 @@ def determinize(v: dict, t: Turn) -> dict:
     if v["last"] is not None:
         seen.add(v["last"]["card"])
     unseen = t.shuffle(c for c in DECK if c not in seen)
-    sizes = [0 if s == seat else n for s, n in enumerate(v["hands_count"])]
-    if sum(sizes) + v["deck_count"] + v["discards_count"] != len(unseen):
-        raise ValueError("The view's card counts do not add up to a 52-card deck")
-    hands, at = [], 0
-    for s, n in enumerate(sizes):
-        hands.append(own if s == seat else unseen[at:at + n])
-        at += n
-    deck = unseen[at:at + v["deck_count"]]
-    at += v["deck_count"]
+    hands, (deck, discards) = deal_unseen(unseen, seat, own, v["hands_count"],
+                                          [v["deck_count"], v["discards_count"]])
     return {
-        "total": v["total"], "hands": hands, "deck": deck, "discards": unseen[at:],
+        "total": v["total"], "hands": hands, "deck": deck, "discards": discards,
         "last": None if v["last"] is None else dict(v["last"]), "status": list(v["status"]),
         "reshuffles": v["reshuffles"],
     }

@@ -17,6 +17,7 @@ from shared_rules.cards import CARD_SET, DECK
 from shared_rules.describe import describe
 from shared_rules.games.crazy_eights import GAME, MAX_ACTIONS
 from shared_rules.rng import seed_state, shuffled
+from tests import playouts
 from tests.rules.helpers import position
 
 SLUG = "crazy-eights"
@@ -480,21 +481,7 @@ def test_the_cards_under_the_top_discard_are_never_shown():
 
 
 def random_positions(count: int, rand: random.Random) -> list[Match]:
-    """Positions from random games of every size, some after draws, reshuffles or a leaver."""
-    found = []
-    for i in range(count):
-        m = new_match(SLUG, 2 + i % 6, seed=rand.randrange(10**9))
-        for _ in range(rand.randrange(300)):
-            if m.result is not None:
-                break
-            if rand.random() < 0.01 and m.num_players > 2 and not m.ctx["left"]:
-                m = m.drop(rand.randrange(m.num_players))
-                continue
-            seat = m.active_seats[0]
-            move = rand.choice(m.legal_moves(seat))
-            m = m.apply(seat, move["move"], *move["args"])
-        found.append(m)
-    return found
+    return playouts.random_positions(SLUG, count, rand, drop=0.01)
 
 
 def test_the_same_seed_and_moves_replay_to_the_same_match():
@@ -569,18 +556,7 @@ def test_a_reshuffle_is_described():
 
 
 def bot_game(levels: list[str], seed: int, **budget: object) -> Match:
-    """One game between bots of these levels; every move they choose must be legal."""
-    m = new_match(SLUG, len(levels), seed=seed)
-    bots = [make_bot(SLUG, level, seed + i, **budget) for i, level in enumerate(levels)]
-    for _ in range(MAX_ACTIONS + 1):
-        if m.result is not None:
-            return m
-        seat = m.active_seats[0]
-        legal_moves = m.legal_moves(seat)
-        move = bots[seat].choose(m.view(seat), legal_moves)
-        assert move in legal_moves
-        m = m.apply(seat, move["move"], *move["args"])
-    return m
+    return playouts.bot_game(SLUG, levels, seed, MAX_ACTIONS, **budget)
 
 
 def test_the_normal_bot_is_the_rule_of_thumb_bot():

@@ -12,6 +12,7 @@ from shared_rules.bots import make_bot
 from shared_rules.bots.poker99 import Poker99Bot
 from shared_rules.cards import CARD_SET, DECK
 from shared_rules.games.poker99 import GAME
+from tests import playouts
 from tests.rules.helpers import position
 
 
@@ -438,21 +439,7 @@ def test_only_the_last_card_played_is_shown():
 
 
 def random_positions(count: int, rand: random.Random) -> list[Match]:
-    """Positions from random games of every size, some after reshuffles, outs or a leaver."""
-    found = []
-    for i in range(count):
-        m = new_match("poker99", 2 + i % 5, seed=rand.randrange(10**9))
-        for _ in range(rand.randrange(300)):
-            if m.result is not None:
-                break
-            if rand.random() < 0.005 and m.num_players > 2 and not m.ctx["left"]:
-                m = m.drop(rand.randrange(m.num_players))
-                continue
-            seat = m.active_seats[0]
-            move = rand.choice(m.legal_moves(seat))
-            m = m.apply(seat, move["move"], *move["args"])
-        found.append(m)
-    return found
+    return playouts.random_positions("poker99", count, rand, drop=0.005)
 
 
 def test_a_sampled_match_shows_the_seat_exactly_its_view():
@@ -488,18 +475,7 @@ def test_a_view_whose_counts_do_not_add_up_cannot_be_sampled():
 
 
 def bot_game(levels: list[str], seed: int) -> Match:
-    """One game between bots of these levels; every move they choose must be legal."""
-    m = new_match("poker99", len(levels), seed=seed)
-    bots = [make_bot("poker99", level, seed + i) for i, level in enumerate(levels)]
-    for _ in range(5000):
-        if m.result is not None:
-            return m
-        seat = m.active_seats[0]
-        legal = m.legal_moves(seat)
-        move = bots[seat].choose(m.view(seat), legal)
-        assert move in legal
-        m = m.apply(seat, move["move"], *move["args"])
-    return m
+    return playouts.bot_game("poker99", levels, seed)
 
 
 def test_the_normal_bot_is_the_rule_of_thumb_bot():
