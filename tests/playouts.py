@@ -1,6 +1,7 @@
 """Random legal playouts, shared by the property tests and the benchmark."""
 
 import random
+import time
 from collections.abc import Iterator
 
 from shared_rules import GAMES, Match, new_match
@@ -69,3 +70,26 @@ def bot_game(slug: str, levels: list[str], seed: int, max_actions: int = 5000,
         assert move in legal
         m = m.apply(seat, move["move"], *move["args"])
     return m
+
+
+def mixed_bot_games(slug: str, games: int) -> None:
+    """Games of every size the game allows between easy and normal bots: each ends, with legal
+    moves only, within a minute of CPU in all."""
+    game = GAMES[slug]
+    sizes = game.max_players - game.min_players + 1
+    started = time.process_time()
+    for i in range(games):
+        n = game.min_players + i % sizes
+        levels = ["normal" if i % 3 == 0 or (i + s) % 2 else "easy" for s in range(n)]
+        assert bot_game(slug, levels, seed=1000 + i).result is not None
+    assert time.process_time() - started < 60
+
+
+def normal_wins(slug: str, games: int = 100) -> int:
+    """How many of ``games`` two-player games a normal bot wins against an easy one."""
+    wins = 0
+    for i in range(games):
+        normal = i % 2
+        levels = ["normal" if s == normal else "easy" for s in range(2)]
+        wins += bot_game(slug, levels, seed=5000 + i).result == {"winner": normal}
+    return wins

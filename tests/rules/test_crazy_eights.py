@@ -2,7 +2,6 @@
 
 import json
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -565,12 +564,7 @@ def test_the_normal_bot_is_the_rule_of_thumb_bot():
 
 
 def test_bot_games_always_end_with_legal_moves_only():
-    started = time.process_time()
-    for i in range(60):
-        n = 2 + i % 6
-        levels = ["normal" if i % 3 == 0 or (i + s) % 2 else "easy" for s in range(n)]
-        assert bot_game(levels, seed=1000 + i).result is not None
-    assert time.process_time() - started < 60
+    playouts.mixed_bot_games(SLUG, 60)
 
 
 def test_the_hard_bot_plays_whole_games_with_legal_moves_only():
@@ -580,12 +574,7 @@ def test_the_hard_bot_plays_whole_games_with_legal_moves_only():
 
 
 def test_normal_beats_easy_more_often_than_not():
-    wins = 0
-    for i in range(100):
-        normal = i % 2
-        levels = ["normal" if s == normal else "easy" for s in range(2)]
-        wins += bot_game(levels, seed=5000 + i).result == {"winner": normal}
-    assert wins > 70
+    assert playouts.normal_wins(SLUG) > 70
 
 
 def choose(rule, m: Match, seed: int = 1, **kw: object) -> tuple:
