@@ -26,7 +26,10 @@ from tests.live_server import REPO, Server
 #: host grace period (so that rooms of attackers who went close soon).
 HOSTILE = {"LOUNGE_DEBUG_MATCHES": 1, "HOST_GRACE_SECONDS": 2,
            **json.loads(os.environ.get("HOSTILE_SETTINGS") or "{}")}
-MEDIAN_MS = 50.0
+# An honest move takes 3 to 16 ms here under these attacks, but the same code has measured 60 ms
+# on a day the shared machine ran slow (2026-12-01): the bound is for a game made unplayable,
+# not for speed (benchmarks show speed).
+MEDIAN_MS = 150.0
 
 
 @pytest.fixture
