@@ -2,10 +2,11 @@
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 
 from shared_rules import GAMES, Match, new_match
 from shared_rules.bots import make_bot
+from shared_rules.bots.base import Bot
 
 MAX_ACTIONS = 20_000  # far above any real game (Slapjack stops after 2,000 plays)
 
@@ -59,9 +60,14 @@ def bot_game(slug: str, levels: list[str], seed: int, max_actions: int = 5000,
              **budget: object) -> Match:
     """One turn-based game between bots of these levels; every move they choose must be
     legal."""
-    m = new_match(slug, len(levels), seed=seed)
     bots = [make_bot(slug, level, seed + i, **budget) for i, level in enumerate(levels)]
-    for _ in range(max_actions + 1):
+    return play_bots(new_match(slug, len(levels), seed=seed), bots, max_actions + 1)
+
+
+def play_bots(m: Match, bots: Sequence[Bot] | Mapping[int, Bot], max_actions: int) -> Match:
+    """The turn-based match played on by these bots (by seat) until it ends, or for at most
+    ``max_actions`` moves; every move they choose must be legal."""
+    for _ in range(max_actions):
         if m.result is not None:
             return m
         seat = m.active_seats[0]

@@ -10,6 +10,7 @@ from shared_rules.bots import LEVELS, make_bot
 from shared_rules.bots.mcts import MctsBot, Node, clearly_better, rewards
 from shared_rules.bots.sharp import Poker99SharpBot
 from shared_rules.games.slapjack import slap_reason
+from tests.playouts import play_bots
 
 from .helpers import position
 
@@ -47,16 +48,7 @@ def test_hard_wins_and_blocks(cells, good):
 
 
 def play_out(slug: str, bots: dict, seed: int, num_players: int = 2):
-    match = new_match(slug, num_players, seed)
-    for _ in range(2_000):
-        if match.result is not None:
-            break
-        seat = match.active_seats[0]
-        legal = match.legal_moves(seat)
-        move = bots[seat].choose(match.view(seat), legal)
-        assert move in legal
-        match = match.apply(seat, move["move"], *move["args"])
-    return match
+    return play_bots(new_match(slug, num_players, seed), bots, 2_000)
 
 
 def test_hard_never_loses_to_easy_at_tic_tac_toe():

@@ -9,6 +9,7 @@ from shared_rules import GAMES, InvalidMove, Match, from_view, new_match
 from shared_rules.bots import make_bot
 from shared_rules.cards import DECK
 from shared_rules.games.nine_locks import GAME
+from tests.playouts import play_bots
 from tests.rules.helpers import position
 
 D, U, L = "down", "unlocked", "locked"
@@ -551,17 +552,11 @@ def test_sampling_refuses_a_view_that_does_not_add_up_to_52_cards():
 
 
 def bot_game(levels: list[str], seed: int) -> Match:
-    match = new_match("nine-locks", len(levels), seed=seed)
     bots = [make_bot("nine-locks", level, seed * 10 + i) for i, level in enumerate(levels)]
-    for _ in range(1000):
-        if match.result is not None:
-            return match
-        seat = match.active_seats[0]
-        legal = match.legal_moves(seat)
-        choice = bots[seat].choose(match.view(seat), legal)
-        assert choice in legal
-        match = match.apply(seat, choice["move"], *choice["args"])
-    raise AssertionError("the game did not end")
+    match = play_bots(new_match("nine-locks", len(levels), seed=seed), bots, 1000)
+    if match.result is None:
+        raise AssertionError("the game did not end")
+    return match
 
 
 def test_bots_play_only_legal_moves_and_every_game_ends():
