@@ -1,6 +1,9 @@
-"""Building exact positions for rule tests."""
+"""Building exact positions for rule tests, and what the card games' tests ask of them."""
 
-from shared_rules import Match
+import pytest
+
+from shared_rules import InvalidMove, Match
+from shared_rules.cards import CARD_SET
 from shared_rules.engine import _remaining_winner
 
 
@@ -14,3 +17,23 @@ def position(match: Match, G: dict | None = None, **ctx: object) -> Match:
     result = _remaining_winner(match.game, new_ctx) or match.game.end_if(G, new_ctx)
     return Match(match.game, match.num_players, match.seed, G, new_ctx, match.rng,
                  match.version, result, None)
+
+
+def cards_in(value: object) -> set[str]:
+    """Every card string anywhere in a nested value."""
+    if isinstance(value, str):
+        return {value} if value in CARD_SET else set()
+    if isinstance(value, list | tuple):
+        return {c for v in value for c in cards_in(v)}
+    if isinstance(value, dict):
+        return {c for v in value.values() for c in cards_in(v)}
+    return set()
+
+
+def refused(match: Match, seat: object, move: object, *args: object) -> str:
+    """The message of the InvalidMove that the action raises; the match must not change."""
+    before = match.to_json()
+    with pytest.raises(InvalidMove) as caught:
+        match.apply(seat, move, *args)
+    assert match.to_json() == before
+    return caught.value.message

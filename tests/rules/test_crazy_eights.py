@@ -12,12 +12,12 @@ from shared_rules.bots.crazy_eights import CrazyEightsBot, careful, casual
 from shared_rules.bots.mcts import MctsBot
 from shared_rules.bots.rollouts import crazy_eights_kind
 from shared_rules.bots.sharp import CrazyEightsSharpBot
-from shared_rules.cards import CARD_SET, DECK
+from shared_rules.cards import DECK
 from shared_rules.describe import describe
 from shared_rules.games.crazy_eights import GAME, MAX_ACTIONS
 from shared_rules.rng import seed_state, shuffled
 from tests import playouts
-from tests.rules.helpers import position
+from tests.rules.helpers import cards_in, position, refused
 
 SLUG = "crazy-eights"
 
@@ -53,28 +53,8 @@ def all_cards(G: dict) -> list[str]:
     return G["stock"] + G["discards"] + [c for h in G["hands"] for c in h] + [G["top"]]
 
 
-def cards_in(value: object) -> set[str]:
-    """Every card string anywhere in a nested value."""
-    if isinstance(value, str):
-        return {value} if value in CARD_SET else set()
-    if isinstance(value, list | tuple):
-        return {c for v in value for c in cards_in(v)}
-    if isinstance(value, dict):
-        return {c for v in value.values() for c in cards_in(v)}
-    return set()
-
-
 def legal(match: Match, seat: int = 0) -> list[tuple]:
     return [(m["move"], *m["args"]) for m in match.legal_moves(seat)]
-
-
-def refused(match: Match, seat: int, move: str, *args: object) -> str:
-    """The message of an InvalidMove, after checking the match did not change."""
-    before = match.to_json()
-    with pytest.raises(InvalidMove) as err:
-        match.apply(seat, move, *args)
-    assert match.to_json() == before
-    return err.value.message
 
 
 EIGHTS = ("8S", "8H", "8D", "8C")

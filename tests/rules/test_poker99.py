@@ -6,13 +6,14 @@ from collections import Counter
 
 import pytest
 
-from shared_rules import GAMES, InvalidMove, Match, from_view, new_match
+from shared_rules import GAMES, Match, from_view, new_match
 from shared_rules.bots import make_bot
 from shared_rules.bots.poker99 import Poker99Bot
-from shared_rules.cards import CARD_SET, DECK
+from shared_rules.cards import DECK
 from shared_rules.games.poker99 import GAME
 from tests import playouts
-from tests.rules.helpers import position
+from tests.rules import helpers
+from tests.rules.helpers import cards_in, position
 
 
 def table(hands: list[list[str]], total: int = 0, last: str | None = None,
@@ -47,28 +48,13 @@ def all_cards(G: dict) -> list[str]:
     return cards + ([G["last"]["card"]] if G["last"] else [])
 
 
-def cards_in(value: object) -> set[str]:
-    """Every card string anywhere in a nested value."""
-    if isinstance(value, str):
-        return {value} if value in CARD_SET else set()
-    if isinstance(value, list | tuple):
-        return {c for v in value for c in cards_in(v)}
-    if isinstance(value, dict):
-        return {c for v in value.values() for c in cards_in(v)}
-    return set()
-
-
 def plays(match: Match, seat: int) -> list[list]:
     return [m["args"] for m in match.legal_moves(seat)]
 
 
 def refused(match: Match, seat: int, *args: object) -> str:
-    """The message of an InvalidMove, after checking the match did not change."""
-    before = match.to_json()
-    with pytest.raises(InvalidMove) as err:
-        match.apply(seat, "play", *args)
-    assert match.to_json() == before
-    return err.value.message
+    """The message of the InvalidMove a play raises; the match must not change."""
+    return helpers.refused(match, seat, "play", *args)
 
 
 # Hands with only number cards too big for a high total: such a player is out at 95.

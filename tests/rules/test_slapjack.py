@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from shared_rules import GAMES, InvalidMove, Match, from_view, new_match, replay
+from shared_rules import GAMES, Match, from_view, new_match, replay
 from shared_rules.bots import make_bot
 from shared_rules.bots.slapjack import SlapjackBot
 from shared_rules.cards import DECK
 from shared_rules.games.slapjack import slap_reason
-from tests.rules.helpers import position
+from tests.rules.helpers import position, refused
 
 GAME = GAMES["slapjack"]
 LIMIT = 2000  # plays, as RULES.md fixes it
@@ -42,15 +42,6 @@ def at(G: dict, current: int | None = 0, **ctx: object) -> Match:
 
 def counts(match: Match) -> list[int]:
     return match.view(None)["stacks_count"]
-
-
-def refused(match: Match, seat: object, move: object, *args: object) -> str:
-    """The message of the InvalidMove that the action raises; the match must not change."""
-    before = match.to_json()
-    with pytest.raises(InvalidMove) as caught:
-        match.apply(seat, move, *args)
-    assert match.to_json() == before
-    return caught.value.message
 
 
 def cards_in(value: object) -> set[str]:
