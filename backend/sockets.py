@@ -232,9 +232,9 @@ class LoungeSockets:
         """One message to one connection of this process."""
         self.server.emit(event, data, to=conn, ignore_queue=True)
 
-    def broadcast(self, room_id: str, event: str, data: dict, local: bool = True) -> None:
-        """One message to the room's channel (``local``: on this process only)."""
-        self.server.emit(event, data, to=channel(room_id), ignore_queue=local)
+    def broadcast(self, room_id: str, event: str, data: dict) -> None:
+        """One message to the room's channel on this process."""
+        self.server.emit(event, data, to=channel(room_id), ignore_queue=True)
 
     def dismiss(self, room_id: str, conns: list[str]) -> None:
         """These connections of this process are out of the room."""

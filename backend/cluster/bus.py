@@ -95,6 +95,12 @@ class ClusterBus(socketio.RedisManager):
     def _publish(self, data: Any) -> None:
         self.outbox.post(self.channel, self.json.dumps(data))
 
+    def close_room(self, room: str, namespace: str | None = None) -> None:
+        """Close a Socket.IO room on this process only: the others leave theirs when the
+        owner dismisses their connections, in order with what it told them before (a close
+        through the queue could overtake a ``closed`` still held for a forwarded event)."""
+        self._handle_close_room({"room": room, "namespace": namespace or "/"})
+
     @property
     def lost(self) -> int:
         """Messages that could not be sent."""
@@ -185,10 +191,10 @@ class ClusterBus(socketio.RedisManager):
 
 
 class Outbox:
-    """Messages to publish, written by one task on a Redis connection of its own with replies
-    switched off (``CLIENT REPLY OFF``): a message costs neither a wait for Redis's answer nor
-    the answer's wake-up, and the messages queued while one write goes out leave together in
-    the next, in the order they were posted."""
+    """Messages to publish, and other commands whose answer nobody waits for, written by one
+    task on a Redis connection of its own with replies switched off (``CLIENT REPLY OFF``): a
+    message costs neither a wait for Redis's answer nor the answer's wake-up, and the commands
+    queued while one write goes out leave together in the next, in the order they were posted."""
 
     def __init__(self, url: str, queue: Any) -> None:
         import redis
@@ -203,7 +209,11 @@ class Outbox:
 
     def post(self, channel: str, payload: bytes | str) -> None:
         """Queue a message for the channel."""
-        self.queue.put((channel, payload))
+        self.queue.put(("PUBLISH", channel, payload))
+
+    def send(self, *command: Any) -> None:
+        """Queue any other command whose answer nobody waits for."""
+        self.queue.put(command)
 
     def run(self) -> None:
         """The outbox's task: write what is queued, for ever."""
@@ -213,14 +223,13 @@ class Outbox:
                 batch.append(self.queue.get_nowait())
             self.write(batch)
 
-    def write(self, batch: list[tuple[str, bytes | str]]) -> None:
-        """Publish the messages in one write (a second try on a new connection); counted as
+    def write(self, batch: list[tuple]) -> None:
+        """Send the commands in one write (a second try on a new connection); counted as
         lost if that fails too."""
-        commands = [("PUBLISH", channel, payload) for channel, payload in batch]
         for attempt in (1, 2):
             try:
                 connection = self._connection()
-                connection.send_packed_command(connection.pack_commands(commands),
+                connection.send_packed_command(connection.pack_commands(batch),
                                                check_health=False)
                 if not self.up:
                     log.info("Redis: the outbox is connected again")

@@ -110,7 +110,9 @@ class ClusterNode:
         if existing is not None:
             raise LoungeError("already_hosting", "You already host a room: leave it before "
                                                  "opening another")
-        return self.service.create_room(user_id, slug, name, public)
+        summary = self.service.create_room(user_id, slug, name, public)
+        self.directory.put_now(summary)
+        return summary
 
     def room_summary(self, key: str) -> dict:
         """A room's room object, from the directory, by code or id."""
@@ -230,7 +232,9 @@ class ClusterNode:
         """A message on this process's channel or the cluster's (run by the listener: quick
         ones here, the rest in tasks of their own)."""
         kind = message["k"]
-        if kind == "emit":
+        if kind == "emit" and "room" in message:
+            self.sockets.broadcast(message["room"], message["e"], message["d"])
+        elif kind == "emit":
             self.sockets.send(message["to"], message["e"], message["d"])
         elif kind == "reply":
             for told in message.get("told", ()):

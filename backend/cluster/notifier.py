@@ -4,8 +4,10 @@ that every process reads for REST.
 A connection of a cluster is named ``<process>.<sid>``. Messages to this process's own
 connections never touch Redis (so rooms whose players are all on their owner keep working
 while Redis is away); messages to another process's connection go to that process's channel,
-in the order they were sent. The room object, chat and ``closed`` go to the room's Socket.IO
-room through Flask-SocketIO's message queue when anyone in the room is elsewhere.
+in the order they were sent. The room object, chat and ``closed`` go to this process's
+connections in the room's Socket.IO room, and to each other process that has connections in the
+room, once, on that process's channel: a process with nobody in the room hears nothing of it, and
+what a process's connections hear of a room comes in one stream, in the order the owner said it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,11 @@ def split(conn: str) -> tuple[str, str]:
 
 class Directory:
     """Every open room's room object in Redis, written by its owner, so that any process can
-    answer ``GET /api/rooms`` and ``GET /api/rooms/<code>``."""
+    answer ``GET /api/rooms`` and ``GET /api/rooms/<code>``.
+
+    Its writes go through the outbox, in order with the messages: a process that hears of a
+    change through Redis finds it in the directory too. A new room's first write waits for
+    Redis, so that the room can be looked up anywhere once its creator has its code."""
 
     def __init__(self, bus: ClusterBus, cluster: str) -> None:
         self.bus = bus
@@ -42,26 +48,30 @@ class Directory:
 
     def put(self, summary: dict) -> None:
         """Keep a room's latest room object (and whether it is listed as open)."""
+        for command in self._put(summary):
+            self.bus.outbox.send(*command)
+
+    def put_now(self, summary: dict) -> None:
+        """:meth:`put`, returning once Redis has it (or could not take it: logged, as the
+        room itself is saved and works)."""
         try:
             pipe = self.bus.pipeline()
-            pipe.set(self.prefix + summary["id"], orjson.dumps(summary))
-            if summary["public"] and summary["status"] == WAITING:
-                pipe.zadd(self.open_key, {summary["id"]: summary["created"]})
-            else:
-                pipe.zrem(self.open_key, summary["id"])
+            for command in self._put(summary):
+                pipe.execute_command(*command)
             pipe.execute()
         except Exception as exc:
             log.error("Redis: room %s not written to the directory (%s)", summary["code"], exc)
 
+    def _put(self, summary: dict) -> list[tuple]:
+        listed = summary["public"] and summary["status"] == WAITING
+        return [("SET", self.prefix + summary["id"], orjson.dumps(summary)),
+                ("ZADD", self.open_key, summary["created"], summary["id"]) if listed
+                else ("ZREM", self.open_key, summary["id"])]
+
     def remove(self, room_id: str) -> None:
         """A closed room leaves the directory."""
-        try:
-            pipe = self.bus.pipeline()
-            pipe.delete(self.prefix + room_id)
-            pipe.zrem(self.open_key, room_id)
-            pipe.execute()
-        except Exception as exc:
-            log.error("Redis: closed room %s not removed from the directory (%s)", room_id, exc)
+        self.bus.outbox.send("DEL", self.prefix + room_id)
+        self.bus.outbox.send("ZREM", self.open_key, room_id)
 
     def get(self, room_id: str) -> dict | None:
         """A room's room object; None if the directory has none."""
@@ -107,8 +117,9 @@ class ClusterNotifier:
         """One message to everyone in the room; the room object also goes to the directory."""
         if event == "room":
             self.directory.put(data)
-        remote = any(split(conn)[0] != self.node for conn in room.connections)
-        self.sockets.broadcast(room.id, event, data, local=not remote)
+        self.sockets.broadcast(room.id, event, data)
+        for node in {split(conn)[0] for conn in room.connections} - {self.node}:
+            self._to(node, {"k": "emit", "room": room.id, "e": event, "d": data})
 
     def dismiss(self, room: Room, conns: list[str]) -> None:
         """These connections left the room: each process forgets its own."""
@@ -123,8 +134,8 @@ class ClusterNotifier:
                 self._to(node, {"k": "dismiss", "room": room.id, "sids": sids})
 
     def closed(self, room: Room, conns: list[str], reason: str) -> None:
-        """Everyone gets ``closed``; the room leaves the directory and every process's
-        Socket.IO room."""
+        """Everyone gets ``closed``; the room leaves the directory, and every process's
+        Socket.IO room (the others leave theirs as their connections are dismissed)."""
         self.directory.remove(room.id)
         self.broadcast(room, "closed", {"reason": reason})
         self.dismiss(room, conns)
