@@ -39,14 +39,14 @@ class Caller:
     room_id: str | None = None
 
 
+Told = tuple[str | None, str, dict]  # (connection, or None for everyone; event; data)
+
+
 class Notifier(Protocol):
     """How the service tells the room's connections (the transport implements it)."""
 
-    def send(self, conn: str, event: str, data: dict) -> None:
-        """One message to one connection."""
-
-    def broadcast(self, room: Room, event: str, data: dict) -> None:
-        """One message to every connection in the room."""
+    def tell(self, room: Room, messages: list[Told]) -> None:
+        """Messages, in order, each to one connection of the room or to all of them."""
 
     def dismiss(self, room: Room, conns: list[str]) -> None:
         """These connections are no longer in the room (they left it)."""
@@ -96,14 +96,15 @@ class LoungeService:
             room.game_log = None
             room.turn_armed = room.turn_key()
             raise
+        told: list[Told] = []
         if seats_changed:  # the seats first: the states may be about seats just changed
-            self.notifier.broadcast(room, "room", room.summary())
-            for conn, seats in room.seat_changes():
-                self.notifier.send(conn, "seats", seats)
-        for conn, state in deliveries:
-            self.notifier.send(conn, "state", state)
+            told.append((None, "room", room.summary()))
+            told += [(conn, "seats", seats) for conn, seats in room.seat_changes()]
+        told += [(conn, "state", state) for conn, state in deliveries]
         if not seats_changed and room.status != room.told_status:
-            self.notifier.broadcast(room, "room", room.summary())
+            told.append((None, "room", room.summary()))
+        if told:
+            self.notifier.tell(room, told)
         room.told_mark, room.told_status = room.mark(), room.status
         room.told_deadline = room.turn_deadline
         self.bots.schedule(room)
@@ -111,8 +112,8 @@ class LoungeService:
 
     def send_states(self, room: Room, conn: str) -> None:
         """One connection's own states (after it joined), each with its whole game log."""
-        for target, state in room.deliveries(conn, full_log=True):
-            self.notifier.send(target, "state", state)
+        self.notifier.tell(room, [(target, "state", state) for target, state
+                                  in room.deliveries(conn, full_log=True)])
 
     def close_room(self, room: Room, reason: str) -> None:
         """Everyone gets ``closed``; the room and its code are gone. Lock held."""
@@ -166,7 +167,7 @@ class LoungeService:
             seats = room.seats_message(caller.conn)  # told in the answer, not as an event
             self.commit(room, seats_changed=True)
             if again:  # ... but a connection already in the room is told as for any change
-                self.notifier.send(caller.conn, "seats", seats)
+                self.notifier.tell(room, [(caller.conn, "seats", seats)])
             self.send_states(room, caller.conn)
             return {"room": room.summary(), **result, **seats,
                     "chat": self.lounge.chat_history(room)}
@@ -203,7 +204,7 @@ class LoungeService:
         room = self.room(caller)
         with room.lock:
             message = self.lounge.chat(room, caller.user_id, data["text"])
-            self.notifier.broadcast(room, "chat", message)
+            self.notifier.tell(room, [(None, "chat", message)])
         return {"id": message["id"]}
 
     def ready(self, caller: Caller, data: dict) -> None:

@@ -30,7 +30,7 @@ from .errors import LoungeError, error_body, validation_message
 from .ratelimit import KeyedLimiter
 from .rooms import Room
 from .schemas import SOCKET_SCHEMAS
-from .service import OPERATIONS, Caller
+from .service import OPERATIONS, Caller, Told
 from .wire import MALFORMED, RESERVED_MARK, OrjsonCodec
 
 log = logging.getLogger(__name__)
@@ -256,13 +256,13 @@ class SocketNotifier:
     def __init__(self, sockets: LoungeSockets) -> None:
         self.sockets = sockets
 
-    def send(self, conn: str, event: str, data: dict) -> None:
-        """One message to one connection."""
-        self.sockets.send(conn, event, data)
-
-    def broadcast(self, room: Room, event: str, data: dict) -> None:
-        """One message to everyone in the room."""
-        self.sockets.broadcast(room.id, event, data)
+    def tell(self, room: Room, messages: list[Told]) -> None:
+        """Each message to its connection, or to everyone in the room."""
+        for conn, event, data in messages:
+            if conn is None:
+                self.sockets.broadcast(room.id, event, data)
+            else:
+                self.sockets.send(conn, event, data)
 
     def dismiss(self, room: Room, conns: list[str]) -> None:
         """These connections left the room."""

@@ -236,6 +236,9 @@ class ClusterNode:
             self.sockets.broadcast(message["room"], message["e"], message["d"])
         elif kind == "emit":
             self.sockets.send(message["to"], message["e"], message["d"])
+        elif kind == "told":
+            for told in message["told"]:
+                self.on_message(channel, told)
         elif kind == "reply":
             for told in message.get("told", ()):
                 self.on_message(channel, told)
@@ -349,7 +352,7 @@ class ClusterNode:
         for room in rooms:
             with room.lock:
                 self.service.resume(room)
-                self.service.notifier.broadcast(room, "room", room.summary())
+                self.service.notifier.tell(room, [(None, "room", room.summary())])
         log.info("took over %d rooms", len(rooms))
         if rooms:
             self.bus.to_all({"k": "moved", "rooms": [r.id for r in rooms], "owner": self.node})

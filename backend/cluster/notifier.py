@@ -20,6 +20,7 @@ import orjson
 
 from ..errors import LoungeError
 from ..rooms import WAITING, Room
+from ..service import Told
 from ..sockets import LoungeSockets, channel
 from .bus import BusDown, ClusterBus
 
@@ -105,21 +106,27 @@ class ClusterNotifier:
         self.held: dict[str, list] = {}  # process -> [calls running for it, messages held]
         self.lock = threading.Lock()
 
-    def send(self, conn: str, event: str, data: dict) -> None:
-        """One message to one connection, on this process or another."""
-        node, sid = split(conn)
-        if node == self.node:
-            self.sockets.send(sid, event, data)
-        else:
-            self._to(node, {"k": "emit", "to": sid, "e": event, "d": data})
-
-    def broadcast(self, room: Room, event: str, data: dict) -> None:
-        """One message to everyone in the room; the room object also goes to the directory."""
-        if event == "room":
-            self.directory.put(data)
-        self.sockets.broadcast(room.id, event, data)
-        for node in {split(conn)[0] for conn in room.connections} - {self.node}:
-            self._to(node, {"k": "emit", "room": room.id, "e": event, "d": data})
+    def tell(self, room: Room, messages: list[Told]) -> None:
+        """Each message to its connection or to everyone in the room, on this process or
+        another: what goes to another process leaves as one message (the room object also
+        goes to the directory)."""
+        others = {split(conn)[0] for conn in room.connections} - {self.node}
+        remote: dict[str, list[dict]] = defaultdict(list)
+        for conn, event, data in messages:
+            if conn is None:
+                if event == "room":
+                    self.directory.put(data)
+                self.sockets.broadcast(room.id, event, data)
+                for node in others:
+                    remote[node].append({"k": "emit", "room": room.id, "e": event, "d": data})
+                continue
+            node, sid = split(conn)
+            if node == self.node:
+                self.sockets.send(sid, event, data)
+            else:
+                remote[node].append({"k": "emit", "to": sid, "e": event, "d": data})
+        for node, told in remote.items():
+            self._to(node, told[0] if len(told) == 1 else {"k": "told", "told": told})
 
     def dismiss(self, room: Room, conns: list[str]) -> None:
         """These connections left the room: each process forgets its own."""
@@ -137,7 +144,7 @@ class ClusterNotifier:
         """Everyone gets ``closed``; the room leaves the directory, and every process's
         Socket.IO room (the others leave theirs as their connections are dismissed)."""
         self.directory.remove(room.id)
-        self.broadcast(room, "closed", {"reason": reason})
+        self.tell(room, [(None, "closed", {"reason": reason})])
         self.dismiss(room, conns)
         self.sockets.server.close_room(channel(room.id))
 
