@@ -90,7 +90,7 @@ def create_app(config: Config | None = None) -> Flask:
     refuse_binary(socketio.server)
     # Outside Flask-SocketIO's middleware, so that Socket.IO sees the forwarded scheme and host.
     app.wsgi_app = Edge(app.wsgi_app, config.FORWARDED_ALLOW_IPS,  # type: ignore[method-assign]
-                        log=config.ACCESS_LOG)
+                        log=config.ACCESS_LOG, compression=config.WEBSOCKET_COMPRESSION)
     runtime = Runtime.of_socketio(socketio)
     store = open_store(config, app.instance_path, runtime)
     history_store = store if isinstance(store, HistoryStore) else None

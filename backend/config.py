@@ -27,6 +27,9 @@ class Config:
     FORWARDED_ALLOW_IPS: tuple[str, ...] = ()
     REQUEST_TIMEOUT_SECONDS: float = 10.0  # to send a whole HTTP request (headers and body)
     ACCESS_LOG: bool = True  # one line per HTTP request, with the client's address
+    # permessage-deflate on WebSockets: a state is a few hundred bytes, and deflating each one
+    # for each connection cost more CPU than anything else in a move (docs/performance.md)
+    WEBSOCKET_COMPRESSION: bool = False
     HOST_GRACE_SECONDS: float = 20.0
     PLAYER_GRACE_SECONDS: float = 30.0
     UNCLAIMED_ROOM_SECONDS: float = 120.0

@@ -1,5 +1,5 @@
 """What every HTTP request meets first, Socket.IO included: the forwarded headers of trusted
-proxies, the security headers, and the access log.
+proxies, the security headers, the access log, and whether a WebSocket may be compressed.
 
 Werkzeug's ``ProxyFix`` believes a fixed number of hops whoever sent the request, so it is only
 applied when the peer (``REMOTE_ADDR``) is one of ``FORWARDED_ALLOW_IPS``: anyone else's
@@ -50,8 +50,10 @@ def _networks(addresses: Iterable[str]) -> tuple[ipaddress.IPv4Network | ipaddre
 class Edge:
     """WSGI middleware around the whole app (Flask and Socket.IO)."""
 
-    def __init__(self, app: WSGIApp, trusted: Iterable[str] = (), log: bool = True) -> None:
+    def __init__(self, app: WSGIApp, trusted: Iterable[str] = (), log: bool = True,
+                 compression: bool = True) -> None:
         trusted = tuple(trusted)
+        self.compression = compression
         self.app = app
         # One hop: the platform's router (Heroku's appends the peer it saw to X-Forwarded-For,
         # so the last entry is the client's address whatever the client sent).
@@ -76,6 +78,8 @@ class Edge:
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         started = time.monotonic()
+        if not self.compression:  # a WebSocket offered no extension is not compressed
+            environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         inner = self.proxied if self.trusts(environ.get("REMOTE_ADDR", "")) else self.app
         answered: list[str] = []
 
