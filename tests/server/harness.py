@@ -159,7 +159,9 @@ def play_out(players: list[Player], seed: int = 1, max_actions: int = 5000,
                     _sync(players, ack["version"])
                     acted = True
                     break
-                assert ack["error"]["code"] == "invalid_move", ack
+                # The table moved on meanwhile (a bot's move), or a bot's move ended the game:
+                # refused for what the room is now, not for a mistake of the test's.
+                assert ack["error"]["code"] in ("invalid_move", "bad_state"), ack
             if acted:
                 break
         if not acted:  # a bot may be thinking, or every client let this round pass
