@@ -73,16 +73,28 @@ def test_a_take_back_removes_its_line(players, room_of):
 
 
 def test_every_seat_keeps_the_log_a_fresh_join_gets_and_no_line_leaks(players, room_of, url):
-    host, a, b = players(3)
+    host, a, b, watcher = players(4)
     room = room_of(host, "nine-locks")
     everyone = start_game(room, host, [a, b])
-    for _ in range(12):  # some moves, then compare what was kept with a fresh join
+    for move in range(12):  # some moves, then compare what was kept with a fresh join
+        if move == 6:  # a spectator half-way: what it keeps from then on is what a join gets
+            watcher.ok("join", {"room": room["code"], "spectate": True})
         state = next(p.states[s] for p in everyone for s in p.states
                      if p.states[s]["legal_moves"] and p.states[s]["view"]["current"] == s)
         owner = next(p for p in everyone if state["seat"] in p.states)
         version = owner.ok("move", {**state["legal_moves"][0], "seat": state["seat"]})["version"]
         for p in everyone:
             p.wait_for(lambda p=p, v=version: p.version() >= v)
+    watcher.wait_for(lambda: watcher.states[None]["version"] == version)
+    watched = kept_log(watcher, None)
+    assert watched[0]["text"] == "The game begins" and watched[-1]["version"] == version
+    late = Player(url).connect()
+    try:
+        late.ok("join", {"room": room["code"], "spectate": True})
+        late.wait_for(lambda: late.states.get(None))
+        assert late.states[None]["log"] == watched
+    finally:
+        late.drop()
     for seat, player in enumerate(everyone):
         kept = kept_log(player, seat)
         assert len(kept) > 3 and kept[0]["text"] == "The game begins"
@@ -91,4 +103,4 @@ def test_every_seat_keeps_the_log_a_fresh_join_gets_and_no_line_leaks(players, r
         player.wait_for(lambda p=player, s=seat: p.states[s].get("log_full")
                         and p.states[s]["version"] == version)
         assert player.states[seat]["log"] == kept
-    assert assert_no_leaks(url, room["id"], everyone) > 12
+    assert assert_no_leaks(url, room["id"], [*everyone, watcher]) > 12
