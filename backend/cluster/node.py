@@ -232,16 +232,13 @@ class ClusterNode:
         """A message on this process's channel or the cluster's (run by the listener: quick
         ones here, the rest in tasks of their own)."""
         kind = message["k"]
+        for told in message.get("told", ()):  # what rides on a reply, or one change's messages
+            self.on_message(channel, told)
         if kind == "emit" and "room" in message:
             self.sockets.broadcast(message["room"], message["e"], message["d"])
         elif kind == "emit":
             self.sockets.send(message["to"], message["e"], message["d"])
-        elif kind == "told":
-            for told in message["told"]:
-                self.on_message(channel, told)
         elif kind == "reply":
-            for told in message.get("told", ()):
-                self.on_message(channel, told)
             waiter = self.waiting.get(message["id"])
             if waiter is not None and waiter.answer is None:
                 waiter.answer = message["a"]

@@ -9,6 +9,7 @@ import uuid
 import orjson
 import redis
 
+from backend.cluster.bus import HEARTBEAT
 from tests.server.harness import start_game
 
 from .nodes import REDIS, connect, hosted, match_log
@@ -21,14 +22,19 @@ def ask(client: redis.Redis, cluster: str, owner: str, request: str, caller: lis
     assert client.publish(f"{cluster}:node:{owner}", orjson.dumps(message)) == 1
 
 
-def replies(pubsub, seconds: float) -> list[dict]:
-    """What arrived on the tester's channel within ``seconds``."""
+def heard(pubsub, seconds: float) -> list[dict]:
+    """What arrived on the subscribed channels within ``seconds``, but the heartbeats."""
     got, deadline = [], time.monotonic() + seconds
     while time.monotonic() < deadline:
         message = pubsub.get_message(timeout=0.1)
-        if message and message["type"] == "message":
-            got.append(orjson.loads(message["data"]))
+        if message and message["type"] == "message" and message["data"] != HEARTBEAT:
+            got.append({"channel": message["channel"].decode(), "data": message["data"]})
     return got
+
+
+def replies(pubsub, seconds: float) -> list[dict]:
+    """The messages that arrived on the tester's channel within ``seconds``."""
+    return [orjson.loads(m["data"]) for m in heard(pubsub, seconds)]
 
 
 def test_a_retried_request_is_applied_once_and_a_late_one_never(cluster_of):
@@ -56,16 +62,6 @@ def test_a_retried_request_is_applied_once_and_a_late_one_never(cluster_of):
     assert len(match_log(cluster.url(0), room["id"])["log"]) == 1
     assert guest.ok("move", {"move": "place", "args": [0]})["version"] == 2
     pubsub.close()
-
-
-def heard(pubsub, seconds: float) -> list[dict]:
-    """What arrived on the subscribed channels within ``seconds``, but the heartbeats."""
-    got, deadline = [], time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        message = pubsub.get_message(timeout=0.1)
-        if message and message["type"] == "message" and message["data"] != b"{}":
-            got.append({"channel": message["channel"].decode(), "data": message["data"]})
-    return got
 
 
 def test_a_process_hears_only_of_the_rooms_it_has_connections_in(cluster_of):
