@@ -1,9 +1,13 @@
 """Building exact positions for rule tests, and what the card games' tests ask of them."""
 
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+
 import pytest
 
-from shared_rules import InvalidMove, Match
-from shared_rules.cards import CARD_SET
+from shared_rules import InvalidMove, Match, from_view
+from shared_rules.cards import CARD_SET, DECK
 from shared_rules.engine import _remaining_winner
 
 
@@ -37,3 +41,18 @@ def refused(match: Match, seat: object, move: object, *args: object) -> str:
         match.apply(seat, move, *args)
     assert match.to_json() == before
     return caught.value.message
+
+
+def assert_samples_show_views(positions: Iterable[Match], rand: random.Random,
+                              all_cards: Callable[[dict], list[str]],
+                              same_moves: bool = False) -> None:
+    """A match sampled from any seat's view (the spectator's too) shows that seat exactly its
+    view, holds the whole deck once, and with ``same_moves`` offers the seat the same moves."""
+    for m in positions:
+        for seat in (None, *range(m.num_players)):
+            view = m.view(seat)
+            sample = from_view(m.game, view, seed=rand.randrange(10**9))
+            assert sample.view(seat) == view
+            if same_moves and seat is not None:
+                assert sample.legal_moves(seat) == m.legal_moves(seat)
+            assert Counter(all_cards(sample.G)) == Counter(DECK)

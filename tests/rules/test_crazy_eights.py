@@ -17,7 +17,7 @@ from shared_rules.describe import describe
 from shared_rules.games.crazy_eights import GAME, MAX_ACTIONS
 from shared_rules.rng import seed_state, shuffled
 from tests import playouts
-from tests.rules.helpers import cards_in, position, refused
+from tests.rules.helpers import assert_samples_show_views, cards_in, position, refused
 
 SLUG = "crazy-eights"
 
@@ -474,14 +474,7 @@ def test_the_same_seed_and_moves_replay_to_the_same_match():
 
 def test_a_sampled_match_shows_the_seat_exactly_its_view():
     rand = random.Random(7)
-    for m in random_positions(20, rand):
-        for seat in (None, *range(m.num_players)):
-            view = m.view(seat)
-            sample = from_view(GAME, view, seed=rand.randrange(10**9))
-            assert sample.view(seat) == view
-            if seat is not None:
-                assert sample.legal_moves(seat) == m.legal_moves(seat)
-            assert Counter(all_cards(sample.G)) == Counter(DECK)
+    assert_samples_show_views(random_positions(20, rand), rand, all_cards, same_moves=True)
 
 
 def test_a_sampled_match_deals_the_unseen_cards_at_random_and_plays_on():

@@ -429,12 +429,7 @@ def random_positions(count: int, rand: random.Random) -> list[Match]:
 
 def test_a_sampled_match_shows_the_seat_exactly_its_view():
     rand = random.Random(7)
-    for m in random_positions(25, rand):
-        for seat in (None, *range(m.num_players)):
-            view = m.view(seat)
-            sample = from_view(GAME, view, seed=rand.randrange(10**9))
-            assert sample.view(seat) == view
-            assert Counter(all_cards(sample.G)) == Counter(DECK)
+    helpers.assert_samples_show_views(random_positions(25, rand), rand, all_cards)
 
 
 def test_a_sampled_match_deals_the_unseen_cards_at_random_and_plays_on():
