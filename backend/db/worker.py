@@ -68,7 +68,7 @@ class Pending:
 class _Link:
     """One database process, and the jobs sent to it and not yet answered."""
 
-    def __init__(self, url: str, fsync: bool) -> None:
+    def __init__(self, url: str, fsync: bool, runtime: Runtime) -> None:
         ours, theirs = socket.socketpair()
         path = os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))
         self.process = subprocess.Popen(
@@ -80,19 +80,52 @@ class _Link:
         self.pending: dict[int, Pending] = {}
         self.lock = threading.Lock()  # green under eventlet and gevent
         self.dead = False
+        self.outgoing = runtime.make_queue()
+        self.sending = threading.Lock()  # held by whoever writes to the socket
         self.sock.sendall(frame({"url": url, "fsync": fsync}))
 
     def send(self, job_id: int, data: bytes, item: Pending) -> None:
-        """Send one job; if the process is gone it fails at once."""
-        with self.lock:  # whole frames only, even when a send has to wait
+        """Send one job; if the process is gone it fails at once. A job sent while others
+        are in flight is queued for the writer, and leaves with those queued with it in one
+        write: the database process reads them together and commits them in one transaction.
+        (Sent one by one, the jobs of a busy server each cost both processes a wake-up and a
+        commit of their own.) A job alone goes at once, without the writer's wake-up."""
+        with self.lock:
             if self.dead:
                 item.finish(False, DatabaseGone("the database process has ended"))
                 return
+            alone = not self.pending
             self.pending[job_id] = item
+        if alone and not self.outgoing.qsize() and self.sending.acquire(blocking=False):
             try:
-                self.sock.sendall(data)
-            except OSError:
-                self.close()  # the reader sees the end and fails what was pending
+                self._sendall(data)
+            finally:
+                self.sending.release()
+        else:
+            self.outgoing.put(data)
+
+    def write(self) -> None:
+        """Send the queued jobs; ends at :meth:`close`, once everything before it is sent."""
+        while True:
+            chunks = [self.outgoing.get()]
+            while self.outgoing.qsize():
+                chunks.append(self.outgoing.get())
+            with self.sending:  # whole frames only
+                if not self._sendall(b"".join(filter(None, chunks))):
+                    return
+                if chunks[-1] is None:
+                    with contextlib.suppress(OSError):
+                        self.sock.shutdown(socket.SHUT_WR)
+                    return
+
+    def _sendall(self, data: bytes) -> bool:
+        try:
+            self.sock.sendall(data)
+            return True
+        except OSError:  # the reader sees the end and fails what was pending
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
+            return False
 
     def read(self, worker: DbWorker) -> None:
         """Hand each answer to its job until the process ends; then fail the rest."""
@@ -111,14 +144,14 @@ class _Link:
             self._end()
 
     def close(self) -> None:
-        """No more jobs: the process answers those it has, then ends (and the reader too)."""
-        with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_WR)
+        """No more jobs: the process answers those sent, then ends (and the reader too)."""
+        self.outgoing.put(None)
 
     def _end(self) -> None:
         with self.lock:
             self.dead = True
             left, self.pending = self.pending, {}
+        self.outgoing.put(None)  # the writer ends too
         for item in left.values():
             item.finish(False, DatabaseGone("the database process ended before answering"))
         self.sock.close()
@@ -175,8 +208,9 @@ class DbWorker:
         """The running database process, started if there is none."""
         with self._start_lock:
             if self._link is None or self._link.dead:
-                self._link = _Link(self.url, self.fsync)
+                self._link = _Link(self.url, self.fsync, self.runtime)
                 self.runtime.spawn(self._link.read, self)
+                self.runtime.spawn(self._link.write)
             return self._link
 
 
