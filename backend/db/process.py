@@ -140,17 +140,20 @@ class Batches:
 
 
 def answers(batch: int, ids: Iterable[int], outcomes: Iterable[tuple[bool, Any]]) -> bytes:
-    """The frames that answer a batch's jobs: (job id, ok, result or error, batch number)."""
-    out = bytearray()
+    """The frame that answers a batch's jobs: (batch number, [(job id, ok, result or error)]).
+    A result or an error that will not travel is replaced by a DatabaseError saying why."""
+    out = []
     for job_id, (ok, value) in zip(ids, outcomes, strict=True):
         try:
-            if not ok:  # some exceptions pickle but cannot be rebuilt from it
-                pickle.loads(pickle.dumps(value))
-            out += frame((job_id, ok, value, batch))
+            # Results are checked alone only when they are not plain (saves answer None), and
+            # errors always: some exceptions pickle but cannot be rebuilt from it.
+            if not ok or value is not None:
+                pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            out.append((job_id, ok, value))
         except Exception as exc:  # an exception or a result that will not pickle
             reason = f"{type(value).__name__}: {value}" if not ok else f"unsendable: {exc!r}"
-            out += frame((job_id, False, DatabaseError(reason), batch))
-    return bytes(out)
+            out.append((job_id, False, DatabaseError(reason)))
+    return frame((batch, out))
 
 
 def serve(sock: socket.socket) -> None:
@@ -181,9 +184,8 @@ def serve(sock: socket.socket) -> None:
                 ids.append(job_id)
                 jobs.append(job)
         outcomes = batches.run(jobs) if jobs else []
-        out = answers(batches.count, ids, outcomes)
-        out += answers(batches.count, [i for i, _ in refused], [(False, e) for _, e in refused])
-        sock.sendall(out)
+        sock.sendall(answers(batches.count, ids + [i for i, _ in refused],
+                             outcomes + [(False, e) for _, e in refused]))
 
 
 def _unpickle(raw: bytes) -> tuple[int, Any]:

@@ -133,11 +133,12 @@ class _Link:
         try:
             while (frames := reader.read()) is not None:
                 for raw in frames:
-                    job_id, ok, value, batch = pickle.loads(raw)
+                    batch, outcomes = pickle.loads(raw)
                     worker.batches = max(worker.batches, batch)
-                    item = self.pending.pop(job_id, None)
-                    if item is not None:
-                        item.finish(ok, value)
+                    for job_id, ok, value in outcomes:
+                        item = self.pending.pop(job_id, None)
+                        if item is not None:
+                            item.finish(ok, value)
         except OSError:
             pass
         finally:

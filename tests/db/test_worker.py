@@ -159,8 +159,11 @@ def decoded(raw: bytes) -> list:
 
 
 def test_an_error_that_cannot_travel_back_still_answers_its_job():
-    first, second = decoded(answers(7, [1, 2], [(False, Unbuildable(1, 2)), (True, 5)]))
-    job_id, ok, error, batch = first
-    assert (job_id, ok, batch) == (1, False, 7)
+    [(batch, outcomes)] = decoded(answers(7, [1, 2, 3], [
+        (False, Unbuildable(1, 2)), (True, 5), (True, threading.Lock())]))
+    assert batch == 7
+    (job_id, ok, error), second, (third_id, third_ok, unsendable) = outcomes
+    assert (job_id, ok) == (1, False)
     assert "Unbuildable: 1 and 2" in str(error)
-    assert second == (2, True, 5, 7)
+    assert second == (2, True, 5)  # the rest of the batch is answered as it was
+    assert (third_id, third_ok) == (3, False) and "unsendable" in str(unsendable)
