@@ -3,7 +3,8 @@ and the spectators), from the match log: every line comes from two views that re
 see (:mod:`shared_rules.describe`), so no line names a card hidden from its reader.
 
 Clients get the whole log with the first state after they join, then only the new lines with
-each state; a take-back removes the lines of the move it took back.
+each state; a take-back removes the lines of the move it took back. The spectators' lines are
+written only once someone sees the spectator view: from the game's start when they come.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ class GameLog:
     """The lines of one game for every reader, and what each was last told."""
 
     def __init__(self, round_: int, match: Match, names: list[str],
-                 stand_ins: dict[int, str] | None = None) -> None:
+                 stand_ins: dict[int, str] | None = None, spectators: bool = True,
+                 seats: bool = True) -> None:
         self.round = round_
-        self.readers: list[Reader] = [None, *range(match.num_players)]
+        self.readers: list[Reader] = [None] * spectators + [*range(match.num_players)] * seats
         self.lines: dict[Reader, list[Line]] = {r: [] for r in self.readers}
         self.played: list[int] = []  # the versions of moves a take-back could remove
         self.match = new_match(match.game.slug, match.num_players, match.seed)
@@ -65,6 +67,14 @@ class GameLog:
         if self.match is not match:  # the room's own object, so the next change follows it
             self.match, self.views = match, {}
         return news
+
+    def add_spectators(self, names: list[str], stand_ins: dict[int, str] | None = None) -> None:
+        """Write the spectators' lines too from now on, starting with those of the moves so
+        far (someone sees the spectator view)."""
+        if None not in self.readers:
+            replay = GameLog(self.round, self.match, names, stand_ins, seats=False)
+            self.readers.insert(0, None)
+            self.lines[None] = replay.lines[None]
 
     def view(self, reader: Reader) -> dict:
         """The reader's view of the match this log has reached (computed once: the state

@@ -96,6 +96,10 @@ class Room:
         return [i for i, s in enumerate(self.seats)
                 if s.user_id == user_id and s.kind != "bot" and not s.left]
 
+    def spectated(self) -> bool:
+        """Whether a connection here sees the spectator view (its user plays no seat)."""
+        return any(not self.seats_of(user_id) for user_id in set(self.connections.values()))
+
     def left_game(self, user_id: str) -> bool:
         """Whether the user held a seat in this game and gave it up (left, or lost it)."""
         return any(s.user_id == user_id and s.kind == "human" and s.left for s in self.seats)
@@ -204,10 +208,15 @@ class Room:
         """The game log, written up to the match (from its start after a restart)."""
         log = self.game_log
         if log is None or not log.follows(self.round, self.match):
-            log = self.game_log = GameLog(self.round, self.match, self.names(), self.stand_ins)
+            log = self.game_log = self._new_log()
         elif log.match is not self.match:
             log.advance(self.match, self.names(), self.stand_ins)
+        if self.spectated():
+            log.add_spectators(self.names(), self.stand_ins)
         return log
+
+    def _new_log(self) -> GameLog:
+        return GameLog(self.round, self.match, self.names(), self.stand_ins, self.spectated())
 
     def update_log(self) -> None:
         """Write the log up to the match; what each reader is told of it goes in
@@ -217,9 +226,11 @@ class Room:
             return
         log = self.game_log
         if log is not None and log.follows(self.round, self.match):
+            if self.spectated() and None not in log.readers:
+                log.add_spectators(self.names(), self.stand_ins)  # before this change's lines
             self.log_news = log.advance(self.match, self.names(), self.stand_ins)
             return
-        log = self.game_log = GameLog(self.round, self.match, self.names(), self.stand_ins)
+        log = self.game_log = self._new_log()
         self.log_news = {reader: log.full(reader) for reader in log.readers}
 
     def deliveries(self, only: str | None = None, full_log: bool = False

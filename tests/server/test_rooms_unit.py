@@ -76,6 +76,29 @@ def test_deliveries_send_each_connection_only_its_seats():
     assert sent == {("c-host", 0), ("c1", 1), ("c2", None)}
 
 
+def test_the_spectators_log_is_written_once_someone_sees_it_from_the_games_start():
+    _, room = lounge_with_room()
+    room.attach("c1", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    room.start(HOST, seed=3)
+    for cell, user in ((4, HOST), (0, GUEST)):
+        room.move(user, "place", [cell])
+        room.update_log()
+    assert None not in room.game_log.readers and None not in room.log_news
+    room.attach("c2", OTHER, "Zoe", True)  # a spectator comes: its lines from the start
+    room.move(HOST, "place", [8])
+    room.update_log()
+    expected = ["The game begins", "Ada put X in the centre", "Linus put O in the top left",
+                "Ada put X in the bottom right"]
+    assert [line["text"] for line in room.game_log.lines[None]] == expected
+    assert [line["text"] for line in room.log_news[None]["log"]] == expected[-1:]
+    assert room.game_log.lines[None] == room.game_log.lines[0] == room.game_log.lines[1]
+    room.detach("c2")  # gone again: the lines go on being written, for whoever comes next
+    room.move(GUEST, "place", [2])
+    room.update_log()
+    assert len(room.game_log.lines[None]) == 5
+
+
 def test_moves_check_seats_and_rules_and_finish_the_game():
     _, room = lounge_with_room()
     room.add_local(HOST, "Sofa")
