@@ -68,10 +68,15 @@ class GameLog:
             self.match, self.views = match, {}
         return news
 
+    @property
+    def spectated(self) -> bool:
+        """Whether the spectators' lines are written."""
+        return None in self.lines
+
     def add_spectators(self, names: list[str], stand_ins: dict[int, str] | None = None) -> None:
         """Write the spectators' lines too from now on, starting with those of the moves so
         far (someone sees the spectator view)."""
-        if None not in self.readers:
+        if not self.spectated:
             replay = GameLog(self.round, self.match, names, stand_ins, seats=False)
             self.readers.insert(0, None)
             self.lines[None] = replay.lines[None]

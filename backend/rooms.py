@@ -211,12 +211,16 @@ class Room:
             log = self.game_log = self._new_log()
         elif log.match is not self.match:
             log.advance(self.match, self.names(), self.stand_ins)
-        if self.spectated():
-            log.add_spectators(self.names(), self.stand_ins)
+        self._follow_spectators(log)
         return log
 
     def _new_log(self) -> GameLog:
         return GameLog(self.round, self.match, self.names(), self.stand_ins, self.spectated())
+
+    def _follow_spectators(self, log: GameLog) -> None:
+        """Start the spectators' lines once a connection here sees the spectator view."""
+        if not log.spectated and self.spectated():
+            log.add_spectators(self.names(), self.stand_ins)
 
     def update_log(self) -> None:
         """Write the log up to the match; what each reader is told of it goes in
@@ -226,8 +230,7 @@ class Room:
             return
         log = self.game_log
         if log is not None and log.follows(self.round, self.match):
-            if self.spectated() and None not in log.readers:
-                log.add_spectators(self.names(), self.stand_ins)  # before this change's lines
+            self._follow_spectators(log)  # before this change's lines
             self.log_news = log.advance(self.match, self.names(), self.stand_ins)
             return
         log = self.game_log = self._new_log()
