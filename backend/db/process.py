@@ -141,19 +141,26 @@ class Batches:
 
 def answers(batch: int, ids: Iterable[int], outcomes: Iterable[tuple[bool, Any]]) -> bytes:
     """The frame that answers a batch's jobs: (batch number, [(job id, ok, result or error)]).
-    A result or an error that will not travel is replaced by a DatabaseError saying why."""
-    out = []
-    for job_id, (ok, value) in zip(ids, outcomes, strict=True):
-        try:
-            # Results are checked alone only when they are not plain (saves answer None), and
-            # errors always: some exceptions pickle but cannot be rebuilt from it.
-            if not ok or value is not None:
-                pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-            out.append((job_id, ok, value))
-        except Exception as exc:  # an exception or a result that will not pickle
-            reason = f"{type(value).__name__}: {value}" if not ok else f"unsendable: {exc!r}"
-            out.append((job_id, False, DatabaseError(reason)))
-    return frame((batch, out))
+    A result or an error that will not travel is replaced by a DatabaseError saying why.
+    Errors are checked one by one (some exceptions pickle but cannot be rebuilt from it);
+    results only if the batch will not pickle, so that a large one is pickled once."""
+    out = [(job_id, ok, value) if ok else _travelling(job_id, ok, value)
+           for job_id, (ok, value) in zip(ids, outcomes, strict=True)]
+    try:
+        return frame((batch, out))
+    except Exception:  # a result that will not pickle: only its own job is refused
+        return frame((batch, [_travelling(*answer) for answer in out]))
+
+
+def _travelling(job_id: int, ok: bool, value: Any) -> tuple[int, bool, Any]:
+    """A job's answer as it is if its value pickles and can be rebuilt; otherwise refused
+    with a DatabaseError saying why."""
+    try:
+        pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        return job_id, ok, value
+    except Exception as exc:
+        reason = f"{type(value).__name__}: {value}" if not ok else f"unsendable: {exc!r}"
+        return job_id, False, DatabaseError(reason)
 
 
 def serve(sock: socket.socket) -> None:
