@@ -12,12 +12,18 @@ def log_lines(page) -> list[str]:
     return page.get_by_test_id("game-log").locator("li").all_inner_texts()
 
 
-def test_log_after_reload_and_a_take_back_removes_its_line(open_tab, shots):
+def tic_tac_toe_started(open_tab):
+    """Ada hosts a private Tic-Tac-Toe room, Grace joins it by code, the game starts."""
     ada = open_tab("/")
     code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
     grace = open_tab("/")
     join_by_code(grace, "Grace", code)
     ready_and_start(ada, grace)
+    return ada, grace, code
+
+
+def test_log_after_reload_and_a_take_back_removes_its_line(open_tab, shots):
+    ada, grace, _ = tic_tac_toe_started(open_tab)
 
     ada.get_by_test_id("cell-4").click()
     expect(grace.get_by_test_id("game-log")).to_contain_text("Ada put X in the centre")
@@ -39,11 +45,7 @@ def test_log_after_reload_and_a_take_back_removes_its_line(open_tab, shots):
 def test_a_spectator_who_comes_mid_game_sees_the_log_from_the_start(open_tab, shots):
     """Nobody watches at first, so the spectators' lines are not written yet (issue 14): the
     one who comes later still gets every line from the game's start, then each new one."""
-    ada = open_tab("/")
-    code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
-    grace = open_tab("/")
-    join_by_code(grace, "Grace", code)
-    ready_and_start(ada, grace)
+    ada, grace, code = tic_tac_toe_started(open_tab)
     ada.get_by_test_id("cell-4").click()
     expect(grace.get_by_test_id("turn")).to_have_text("Your turn")
     grace.get_by_test_id("cell-0").click()
