@@ -66,6 +66,9 @@ class Config:
     CLUSTER_NAME: str = "lounge"  # namespaces Redis channels and keys: one per lounge
     LEASE_SECONDS: float = 5.0  # how long a process owns its rooms without renewing
     FORWARD_SECONDS: float = 5.0  # how long an event may take to reach its room's owner
+    # A room whose connections are all on one other process moves there (its moves then
+    # cross no process); off, a room stays where it is until its owner stops or dies
+    FOLLOW_PLAYERS: bool = True
 
     def __post_init__(self) -> None:
         if self.ASYNC_MODE not in ASYNC_MODES:

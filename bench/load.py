@@ -14,8 +14,10 @@ With ``--cluster``, in the same run, 1 lounge process against 2 on one PostgreSQ
 the machine's Redis (each run a fresh schema and ``CLUSTER_NAME``, both removed after):
 ``split`` has each room's host on the process that opened (and owns) the room and the other
 player on the other process; ``balancer`` puts both players through HAProxy (backend/balancer.py)
-wherever it places them. CPU is every lounge process's plus Redis's, inside the measuring window.
-Everything is bounded in time; the servers are stopped at the end. Only 127.0.0.1 is used.
+wherever it places them (their REST calls by a sticky cookie each, their connections by the
+room they name, as the web client's). CPU is every lounge process's plus Redis's, inside the
+measuring window. Everything is bounded in time; the servers are stopped at the end. Only
+127.0.0.1 is used.
 """
 
 from __future__ import annotations
@@ -223,6 +225,7 @@ def relay_process(mode: str, nagle: bool = False) -> ServerProcess:
 
 REDIS = "redis://127.0.0.1:6379/0"
 BALANCER_COOKIE = "LOUNGE_BACKEND"  # backend.balancer.COOKIE (the load workers stay light)
+BALANCER_HEADER = "X-Lounge-Backend"  # backend.balancer.HEADER: the process that answered
 
 
 def redis_process(url: str) -> psutil.Process | None:
@@ -467,16 +470,22 @@ class LeanClient:
     def on(self, event: str, handler) -> None:
         self.handlers[event] = handler
 
-    async def connect(self, url: str, auth: dict, headers: dict | None = None) -> None:
-        ws_url = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
+    async def connect(self, url: str, auth: dict, headers: dict | None = None,
+                      room: str = "") -> str:
+        """Connect (naming ``room`` in the URL, as the web client does); the process that
+        took the connection, when a balancer says so."""
+        query = f"&room={room}" if room else ""
+        ws_url = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket" + query
         self.ws = await self.http.ws_connect(ws_url, autoping=False, max_msg_size=1 << 20,
                                              headers=headers)
+        where = self.ws._response.headers.get(BALANCER_HEADER, "")
         opened = await self.ws.receive_str(timeout=20)
         assert opened.startswith("0"), opened
         await self.ws.send_str("40" + json.dumps(auth))
         reply = await self.ws.receive_str(timeout=20)
         assert reply.startswith("40"), reply
         self.reader = asyncio.create_task(self._read())
+        return where
 
     async def _read(self) -> None:
         async for msg in self.ws:
@@ -513,15 +522,15 @@ class LeanClient:
             await self.ws.close()
 
 
-async def new_player(http, url: str, placed: bool) -> tuple[dict, dict, str]:
+async def new_player(http, url: str, placed: bool) -> tuple[dict, dict]:
     """A session made at ``url``; through the balancer (``placed``), also the sticky-cookie
-    header that keeps this player on the process HAProxy chose, and that process's name."""
+    header that keeps this player's other requests on the process HAProxy chose."""
     async with http.post(f"{url}/api/session") as response:
         session = await response.json()
         if not placed:
-            return session, {}, ""
+            return session, {}
         cookie = response.cookies[BALANCER_COOKIE].value
-        return session, {"Cookie": f"{BALANCER_COOKIE}={cookie}"}, cookie
+        return session, {"Cookie": f"{BALANCER_COOKIE}={cookie}"}
 
 
 async def lounge_room(urls: list[str], http, tally: Tally, index: int,
@@ -531,11 +540,11 @@ async def lounge_room(urls: list[str], http, tally: Tally, index: int,
     ``placed`` both URLs are the balancer's front and each player stays where it placed them."""
     rng = random.Random(index)
     clients, placed_on, room = [], [], None
-    # As people arrive: the host opens the room and connects, then the guest comes, so that
-    # HAProxy places the guest knowing where the host is.
+    # As people arrive: the host opens the room (over REST, where its sticky cookie places it)
+    # and connects, then the guest comes. Both connections name the room, as the web client's
+    # do, so HAProxy places them by it, and the room's owner hands it to where they are.
     for seat, url in enumerate(urls):
-        session, sticky, where = await new_player(http, url, placed)
-        placed_on.append(where)
+        session, sticky = await new_player(http, url, placed)
         if room is None:
             headers = {"Authorization": f"Bearer {session['token']}", **sticky}
             async with http.post(f"{url}/api/rooms", json={"game": "tic-tac-toe",
@@ -561,7 +570,8 @@ async def lounge_room(urls: list[str], http, tally: Tally, index: int,
                 await client.emit("move", move)
 
         client.on("state", on_state)
-        await client.connect(urls[seat], {"token": session["token"]}, sticky or None)
+        placed_on.append(await client.connect(urls[seat], {"token": session["token"]},
+                                              sticky or None, room["code"]))
         ack = await call_again(client, "join", {"room": room["code"], "name": f"P{seat}"})
         assert ack["ok"], ack
         clients.append(client)

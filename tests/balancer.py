@@ -47,7 +47,7 @@ class Balanced:
     """``count`` lounge processes behind HAProxy (see the module's docstring)."""
 
     def __init__(self, count: int = 2, check_seconds: float = 0.5, migrate_first: bool = True,
-                 **env: object) -> None:
+                 by_room: bool = True, **env: object) -> None:
         self.env = env
         self.outputs: dict[str, str] | None = None
         if migrate_first and env.get("DATABASE_URL") not in (None, "memory"):
@@ -64,7 +64,7 @@ class Balanced:
         self.servers: dict[str, Server] = dict(zip(server_names(count), servers, strict=True))
         try:
             self.balancer = Balancer([("127.0.0.1", s.port) for s in servers],
-                                     check_seconds=check_seconds)
+                                     check_seconds=check_seconds, by_room=by_room)
             for name in self.servers:
                 self.balancer.wait_status(name, "UP", seconds=10)
         except BaseException:
@@ -131,12 +131,15 @@ class BalancedPlayer(Player):
         sio.on("*", self._record)
         return sio
 
-    def connect(self) -> BalancedPlayer:
+    def connect(self, room: str | None = None) -> BalancedPlayer:
+        """Connect through the front; naming a ``room`` as the web client does (the balancer
+        then places the connection by the room, not by the cookie)."""
         if "polling" not in self.transports:
             # A WebSocket handshake's cookie never reaches the session: place the player with a
             # plain request first, so that ``backend`` names where the socket goes.
             self.http.get(f"{self.url}/api/health", timeout=TIMEOUT).raise_for_status()
-        self.sio.connect(self.url, auth={"token": self.token}, transports=self.transports,
+        url = f"{self.url}?room={room.upper()}" if room else self.url
+        self.sio.connect(url, auth={"token": self.token}, transports=self.transports,
                          wait_timeout=TIMEOUT)
         return self
 

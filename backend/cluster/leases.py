@@ -29,7 +29,7 @@ HEARTBEAT = text("""
     UPDATE lounge_nodes SET expires = now() + make_interval(secs => :seconds) WHERE id = :node""")
 RENEW = text("""
     UPDATE room_leases SET expires = now() + make_interval(secs => :seconds)
-    WHERE owner = :node RETURNING room_id, epoch""")
+    WHERE owner = :node AND room_id = ANY(:ids) RETURNING room_id, epoch""")
 CLAIM = text("""
     UPDATE room_leases SET owner = :node, epoch = epoch + 1,
                            expires = now() + make_interval(secs => :seconds)
@@ -37,6 +37,11 @@ CLAIM = text("""
                       WHERE expires < now() AND (:any OR room_id = ANY(:ids))
                       ORDER BY expires LIMIT :limit FOR UPDATE SKIP LOCKED)
     RETURNING room_id, epoch""")
+GIVE = text("""
+    UPDATE room_leases SET owner = :to, epoch = epoch + 1,
+                           expires = now() + make_interval(secs => :seconds)
+    WHERE room_id = :room AND owner = :node AND epoch = :epoch AND expires > now()
+    RETURNING epoch""")
 RELEASE = text("""
     UPDATE room_leases SET expires = now() - interval '1 day'
     WHERE owner = :node AND room_id = ANY(:ids)""")
@@ -75,11 +80,13 @@ class LeaseBook:
             conn.execute(REGISTER, {"node": self.node, "seconds": self.seconds})
             conn.execute(BACKFILL)
 
-    def renew(self) -> dict[str, int]:
-        """Extend this process's leases; every room it still holds, with its epoch."""
+    def renew(self, ids: list[str]) -> dict[str, int]:
+        """Extend this process's leases of these rooms (the ones it runs: a lease given to it
+        that it never heard of runs out, and another process claims the room); every room it
+        still holds, with its epoch."""
         with self.engine.begin() as conn:
             conn.execute(HEARTBEAT, {"node": self.node, "seconds": self.seconds})
-            rows = conn.execute(RENEW, {"node": self.node, "seconds": self.seconds})
+            rows = conn.execute(RENEW, {"node": self.node, "seconds": self.seconds, "ids": ids})
             return {row.room_id: row.epoch for row in rows}
 
     def claim(self, ids: list[str] | None = None, limit: int = 100) -> dict[str, int]:
@@ -89,6 +96,13 @@ class LeaseBook:
                   "ids": ids or [], "limit": limit}
         with self.engine.begin() as conn:
             return {row.room_id: row.epoch for row in conn.execute(CLAIM, params)}
+
+    def give(self, room_id: str, epoch: int, to: str) -> int | None:
+        """Hand a room this process holds at ``epoch`` straight to process ``to``; the new
+        epoch (None if this process no longer held it)."""
+        with self.engine.begin() as conn:
+            return conn.execute(GIVE, {"room": room_id, "node": self.node, "epoch": epoch,
+                                       "to": to, "seconds": self.seconds}).scalar()
 
     def release(self, ids: list[str]) -> None:
         """Give rooms up at once (a process stopping on purpose), free for others to claim."""

@@ -12,6 +12,10 @@ owner of its room.
   died), and detach connections whose process died. A claimed room is rebuilt from the
   database by the restart recovery (:meth:`~backend.service.LoungeService.resume`), and every
   process re-attaches its connections in that room to the new owner.
+- **Following the players** (:meth:`ClusterNode.follow_players`, after a join, leave or
+  disconnect): a room whose connections are all on one other process is handed to that
+  process, so that its moves cross no process (``FOLLOW_PLAYERS``; the balancer of ``lounge
+  cluster`` sends a room's players to one process).
 - **Stopping** (:meth:`ClusterNode.hand_over`, on SIGTERM): release every room at once so that
   the other processes claim them, then close this process's connections (their clients
   reconnect through the balancer).
@@ -41,6 +45,7 @@ SAFETY_SECONDS = 1.0  # a lease is trusted locally until this long before it run
 DEAD_SWEEP_TICKS = 3
 DRAIN_SECONDS = 1.5  # a stopping process's wait for the balancer to see it go (1 s here)
 MOVED = {"moved": 1}
+FOLLOWED = frozenset({"join", "leave", "disconnect"})  # the events that change who is where
 TRY_AGAIN = "The room's server could not be reached in time: try again"
 
 
@@ -203,7 +208,10 @@ class ClusterNode:
         if not self.holds(caller.room_id):
             return MOVED
         try:
-            return {"ack": self.service.operation(name)(caller, data) or {}}
+            answer = {"ack": self.service.operation(name)(caller, data) or {}}
+            if name in FOLLOWED and self.config.FOLLOW_PLAYERS:
+                self.runtime.spawn(self.follow_players, caller.room_id)
+            return answer
         except LoungeError as exc:
             if exc.code == "not_in_room" and not self.holds(caller.room_id):
                 return MOVED  # lost while it waited for the room
@@ -249,6 +257,8 @@ class ClusterNode:
             self.sockets.dismiss(message["room"], message["sids"])
         elif kind == "released" and not self.stopping:
             self.runtime.spawn(self._claim, message["rooms"])
+        elif kind == "given" and not self.stopping:
+            self.runtime.spawn(self.adopt, message["rooms"])
         elif kind == "moved":
             self.runtime.spawn(self._moved, message["rooms"], message["owner"])
 
@@ -319,7 +329,7 @@ class ClusterNode:
         detach the connections of processes that died."""
         started = time.monotonic()
         before = dict(self.epochs)
-        held = self.leases.renew()
+        held = self.leases.renew(list(before))
         self.valid_until = started + self.config.LEASE_SECONDS - SAFETY_SECONDS
         for room_id, epoch in before.items():
             if held.get(room_id) != epoch and self.epochs.get(room_id) == epoch:
@@ -369,6 +379,30 @@ class ClusterNode:
             for conn, user_id in list(room.connections.items()):
                 if split(conn)[0] in dead:
                     self.service.disconnect(Caller(conn, user_id, room.id))
+
+    def follow_players(self, room_id: str) -> None:
+        """If every connection in the room is on one other process, hand the room to it: the
+        lease goes straight to that process (a new epoch), which is told to take it. Should
+        the message be lost, the lease runs out unrenewed and the room is claimed as usual."""
+        room = self.store.get(room_id)
+        if room is None or self.stopping or not self.holds(room_id):
+            return
+        with room.lock:
+            nodes = {split(conn)[0] for conn in room.connections}
+            if len(nodes) != 1 or self.node in nodes or room.closed:
+                return
+            to, epoch = nodes.pop(), self.epochs[room_id]
+            self.lose(room_id)
+        try:
+            given = self.leases.give(room_id, epoch, to)
+        except Exception:
+            log.exception("room %s: handing it to %s failed", room_id, to)
+            return  # the lease runs out: claimed by whoever comes first
+        if given is None:
+            return
+        self.owners[room_id] = to
+        self.bus.to_node(to, {"k": "given", "rooms": {room_id: given}})
+        log.info("room %s: handed to %s, where its players are", room_id, to)
 
     # -- stopping ----------------------------------------------------------------------------
 

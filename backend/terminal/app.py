@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     model.bot_levels = [str(x) for x in levels] if isinstance(levels, list) else []
     model.games = games_by_slug(games)
     inbox: queue.Queue = queue.Queue()
-    link = Link(rest.base, token, inbox)
+    link = Link(rest.base, token, inbox, code)
     app = App(model, link, inbox, code, name, args.spectate)
     return app.main()
 

@@ -11,7 +11,7 @@ import contextlib
 import queue
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import requests
 import socketio
@@ -109,9 +109,12 @@ class Link:
     """The Socket.IO connection. Everything it hears goes on ``inbox``; it reconnects by itself
     (the app sends ``join`` again on every ``connect``)."""
 
-    def __init__(self, base_url: str, token: str, inbox: queue.Queue) -> None:
+    def __init__(self, base_url: str, token: str, inbox: queue.Queue, room: str = "") -> None:
         self.base = normalise_url(base_url)
         self.token = token
+        # The room in the URL, as the web client does: a balancer places a room's players on
+        # one server by it (docs/deployment.md).
+        self.url = f"{self.base}?{urlencode({'room': room.upper()})}" if room else self.base
         self.inbox = inbox
         self.sio = socketio.Client(reconnection=True, reconnection_attempts=0,
                                    reconnection_delay=0.5, reconnection_delay_max=4,
@@ -135,7 +138,7 @@ class Link:
     def connect(self, timeout: float = 10.0) -> None:
         """Connect once; ServerError with a clear message if the server refuses or is away."""
         try:
-            self.sio.connect(self.base, auth={"token": self.token}, wait_timeout=timeout,
+            self.sio.connect(self.url, auth={"token": self.token}, wait_timeout=timeout,
                              transports=["websocket", "polling"])
         except socketio.exceptions.ConnectionError as exc:
             raise ServerError("unreachable", connection_problem(exc, self.base)) from None

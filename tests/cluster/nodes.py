@@ -23,6 +23,9 @@ FAST = {
     "SESSION_RATE_PER_MINUTE": 1000000, "CONNECT_RATE_PER_MINUTE": 1000000,
     "REPLAY_RATE_PER_MINUTE": 1000000, "REST_RATE_PER_MINUTE": 1000000,
     "LEASE_SECONDS": 2.0, "FORWARD_SECONDS": 6.0,
+    # Rooms stay where the tests open them (the owner and the players' processes are what
+    # these tests are about); test_follow.py turns it on.
+    "FOLLOW_PLAYERS": 0,
     "SECRET_KEY": "cluster-tests-secret-cluster-tests-secret",
 }
 
@@ -61,8 +64,13 @@ class Cluster:
 
     def owner(self, room_id: str) -> tuple[str, int]:
         """(process, epoch) of the room's lease, as the database has it."""
-        rows = self.schema.query("SELECT owner, epoch FROM room_leases WHERE room_id = :r",
-                                 r=room_id)
+        return self.owner_in(self.schema, room_id)
+
+    @staticmethod
+    def owner_in(schema: Schema, room_id: str) -> tuple[str, int]:
+        """(process, epoch) of the room's lease in ``schema``."""
+        rows = schema.query("SELECT owner, epoch FROM room_leases WHERE room_id = :r",
+                            r=room_id)
         return (rows[0].owner, rows[0].epoch) if rows else ("", -1)
 
     def node_id(self, index: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 import pytest
+import requests
 
 from tests.balancer import Balanced
 from tests.postgres import Schema
@@ -18,7 +19,8 @@ pytestmark = pytest.mark.usefixtures("haproxy", "services")
 def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer():
     schema = Schema()
     cluster = Balanced(2, DATABASE_URL=schema.url, REDIS_URL=REDIS,
-                       CLUSTER_NAME=f"term{secrets.token_hex(4)}", **FAST)
+                       CLUSTER_NAME=f"term{secrets.token_hex(4)}",
+                       **{**FAST, "FOLLOW_PLAYERS": 1})
     terms: list[Term] = []
     try:
         ada = Term("--server", cluster.url, "--create", "tic-tac-toe", "--name", "Ada")
@@ -42,6 +44,11 @@ def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer():
                 me.wait("Bob's turn" if me is ada else "Ada's turn")
         for term in players:
             term.wait("Ada wins!")
+        # Both terminals named the room: the balancer put them on one process, which owns it.
+        health = sorted(([h["connections"], h["cluster"]["owned"]] for h in (
+            requests.get(f"{s.url}/api/health", timeout=5).json()
+            for s in cluster.servers.values())), reverse=True)
+        assert health == [[2, 1], [0, 0]], health
     finally:
         for term in terms:
             term.close()

@@ -70,7 +70,9 @@ def cluster() -> Iterator[Balanced]:
     env = {**FAST, "DATABASE_URL": schema.url, "REDIS_URL": REDIS, "FORWARD_SECONDS": 1.0,
            "CLUSTER_NAME": f"e2e{secrets.token_hex(4)}", "FRONTEND_DIST": str(DIST.parent)}
     try:
-        balanced = Balanced(count=2, **env)
+        # Placed by their cookies, not by their room: this test is about players spread over
+        # both processes (test_follow.py shows a room's players brought together).
+        balanced = Balanced(count=2, by_room=False, **env)
     except BaseException:
         schema.drop()
         raise

@@ -21,6 +21,8 @@ class TinySocketServer {
   readonly http: Server = createServer((req, res) => this.handle(req, res));
   readonly sessions = new Map<string, Session>();
   readonly joins: { session: string; token: unknown; room: unknown }[] = [];
+  /** The `room` query parameter of every request, the handshake's first. */
+  readonly named: (string | null)[] = [];
   private tokens = new Map<string, unknown>();
   private count = 0;
 
@@ -42,7 +44,9 @@ class TinySocketServer {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const sid = new URL(req.url ?? "/", "http://x").searchParams.get("sid");
+    const query = new URL(req.url ?? "/", "http://x").searchParams;
+    this.named.push(query.get("room"));
+    const sid = query.get("sid");
     if (!sid) {
       const id = `s${++this.count}`;
       this.sessions.set(id, { id, queue: [] });
@@ -161,6 +165,13 @@ describe("RoomConnection", () => {
     expect(server.joins).toHaveLength(3);
     expect(new Set(server.joins.map((j) => j.session)).size).toBe(1);
     expect(fatal).toEqual([]);
+  });
+
+  it("names its room in every request, so that a balancer can place a room's players together", async () => {
+    connect("abcdef");
+    await expect.poll(() => statuses.at(-1)).toBe("online");
+    expect(server.named.length).toBeGreaterThan(2);
+    expect(new Set(server.named)).toEqual(new Set(["ABCDEF"]));
   });
 
   it("gives up at once on a join refused for good", async () => {

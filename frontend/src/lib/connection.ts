@@ -38,7 +38,13 @@ export class RoomConnection {
     private spectate: boolean,
     private handlers: RoomHandlers,
   ) {
-    this.socket = io({ auth: { token }, reconnectionDelayMax: 3000 });
+    // The room in the URL of every request: a balancer in front of several servers places a
+    // room's players on one of them by it (docs/deployment.md).
+    this.socket = io({
+      auth: { token },
+      query: { room: room.toUpperCase() },
+      reconnectionDelayMax: 3000,
+    });
     this.socket.on("connect", () => void this.join());
     this.socket.on("disconnect", (reason) => this.lost(reason));
     this.socket.on("connect_error", (err: Error & { data?: { code?: string; message?: string } }) => {

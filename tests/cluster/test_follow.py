@@ -1,0 +1,198 @@
+"""A room moves to the process its players are on (``FOLLOW_PLAYERS``, on by default): the
+balancer of ``lounge cluster`` sends a room's connections to one process, and the room's
+owner, wherever the room was opened, hands it over so that its moves cross no process."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import string
+import time
+from collections import Counter
+
+import requests
+
+from backend.balancer import COOKIE, HEADER
+from tests.balancer import Balanced, BalancedPlayer
+from tests.postgres import Schema
+from tests.server.harness import TIMEOUT, assert_no_leaks, start_game
+
+from .nodes import (
+    FAST,
+    REDIS,
+    Cluster,
+    assert_kept,
+    connect,
+    contiguous,
+    create,
+    match_log,
+    play,
+    versions,
+)
+
+FOLLOW = {"FOLLOW_PLAYERS": 1}
+
+
+def wait_until(check, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_room_opened_on_one_process_moves_to_where_its_players_are(cluster_of):
+    cluster = cluster_of(2, **FOLLOW)
+    opener, players_at = cluster.node_id(0), cluster.node_id(1)
+    host = connect(cluster.url(1))
+    room = create(cluster.url(0), host, "nine-locks")  # opened (and first owned) on 0
+    assert cluster.owner(room["id"]) == (opener, 1)
+    host.ok("join", {"room": room["code"]})
+    # Handed straight to the process of its only connection, with a new epoch: the first
+    # owner's saves are fenced off from then on.
+    assert wait_until(lambda: cluster.owner(room["id"]) == (players_at, 2), 5), \
+        cluster.owner(room["id"])
+    guests = [connect(cluster.url(1)), connect(cluster.url(1))]
+    players = start_game(room, host, guests)
+    acked: list[dict] = []
+    assert play(players, seed=3, acked=acked) is not None
+    log = match_log(cluster.url(0), room["id"])["log"]
+    assert_kept(acked, log)
+    for player in players:
+        player.wait_for(lambda p=player: p.version() == len(log))
+        assert contiguous(versions(player, 1)), versions(player, 1)
+    assert assert_no_leaks(cluster.url(0), room["id"], players) > len(log)
+    assert cluster.health(0)["cluster"]["owned"] == 0
+    assert cluster.health(1)["cluster"]["owned"] == 1
+    assert cluster.owner(room["id"]) == (players_at, 2)  # it moved once, and stayed
+
+
+def test_a_room_with_players_on_both_processes_stays_with_its_owner(cluster_of):
+    cluster = cluster_of(2, **FOLLOW)
+    owner = cluster.node_id(0)
+    host = connect(cluster.url(0))
+    room = create(cluster.url(0), host, "tic-tac-toe")
+    host.ok("join", {"room": room["code"]})
+    guest = connect(cluster.url(1))
+    players = start_game(room, host, [guest])
+    assert play(players, seed=4, stop_after=3) is None
+    time.sleep(0.5)  # a hand-over, were there one, is spawned at each join
+    assert cluster.owner(room["id"]) == (owner, 1)
+
+
+def test_a_room_follows_its_players_when_the_owners_last_one_leaves(cluster_of):
+    cluster = cluster_of(2, **FOLLOW)
+    owner, other = cluster.node_id(0), cluster.node_id(1)
+    host = connect(cluster.url(1))
+    room = create(cluster.url(1), host, "nine-locks")
+    host.ok("join", {"room": room["code"]})
+    guest = connect(cluster.url(1))
+    local = connect(cluster.url(0))  # the one player on process 0
+    players = start_game(room, host, [guest, local])
+    assert cluster.owner(room["id"]) == (other, 1)
+    acked: list[dict] = []
+    play(players, seed=5, stop_after=2, acked=acked)
+    # The player moves to process 1's side of the balancer: their connection on 0 goes, and
+    # they come back on 1 with their token.
+    local.sio.disconnect()
+    again = connect(cluster.url(1), local.session)
+    assert again.ok("join", {"room": room["code"]})["my_seats"]
+    time.sleep(0.5)
+    assert cluster.owner(room["id"]) == (other, 1)  # all on 1 already, the owner
+    # Now the other way round: everyone leaves process 1 for process 0.
+    moved = []
+    for player in (host, guest, again):
+        player.sio.disconnect()
+        moved.append(connect(cluster.url(0), player.session))
+        assert moved[-1].ok("join", {"room": room["code"]})["my_seats"]
+    assert wait_until(lambda: cluster.owner(room["id"]) == (owner, 2), 5), \
+        cluster.owner(room["id"])
+    assert play(moved, seed=6, acked=acked) is not None
+    assert_kept(acked, match_log(cluster.url(1), room["id"])["log"])
+
+
+def test_through_the_balancer_a_rooms_players_meet_on_one_process_and_the_room_follows(
+        services, haproxy):
+    """The configuration of ``lounge cluster``: each host's REST calls are placed by their
+    sticky cookie, pinned here to either process, but every connection that names its room
+    goes where that room's connections go, and the room moves there."""
+    schema = Schema()
+    balanced = Balanced(2, DATABASE_URL=schema.url, REDIS_URL=REDIS,
+                        CLUSTER_NAME=f"follow{secrets.token_hex(4)}", **{**FAST, **FOLLOW})
+    players: list[BalancedPlayer] = []
+    try:
+        nodes = {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
+                 ["cluster"]["node"] for name, server in balanced.servers.items()}
+        seen = Counter()
+        for index in range(12):
+            host, guest = BalancedPlayer(balanced.url), BalancedPlayer(balanced.url)
+            players += [host, guest]
+            opened_on = ("p1", "p2")[index % 2]
+            for player in (host, guest):  # both pinned to where the room is opened
+                player.http.cookies.set(COOKIE, opened_on)
+            room = host.create_room("tic-tac-toe")
+            host.connect(room["code"].lower()).ok("join", {"room": room["code"]})
+            guest.connect(room["code"])
+            players_on = placed(balanced.url, room["code"])
+            moved = players_on != opened_on
+            want = (nodes[players_on], 2 if moved else 1)
+            assert wait_until(lambda r=room, w=want: Cluster.owner_in(schema, r["id"]) == w,
+                              5), (Cluster.owner_in(schema, room["id"]), want)
+            acked: list[dict] = []
+            assert play(start_game(room, host, [guest]), seed=index, acked=acked) is not None
+            assert_kept(acked, match_log(balanced.url, room["id"])["log"])
+            seen[moved] += 1
+            if seen[True] >= 2 and seen[False] >= 2:
+                break
+        assert seen[True] >= 2 and seen[False] >= 2, seen
+        # Each process holds the connections and rooms of its own share, no more.
+        health = {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
+                  for name, server in balanced.servers.items()}
+        rooms_on = Counter(placed(balanced.url, code) for code in rooms_of(schema))
+        for name, answer in health.items():
+            assert answer["cluster"]["owned"] == rooms_on[name], (health, rooms_on)
+            assert answer["connections"] == 2 * rooms_on[name], (health, rooms_on)
+    finally:
+        for player in players:
+            player.drop()
+        outputs = balanced.stop()
+        schema.drop()
+    for output in outputs.values():
+        assert "Traceback" not in output, output[-4000:]
+
+
+def test_the_balancer_spreads_rooms_over_its_processes_and_keeps_each_in_one_place(
+        services, haproxy):
+    with Balanced(2) as balanced:
+        rng = random.Random(0)
+        codes = ["".join(rng.choice(string.ascii_uppercase) for _ in range(6))
+                 for _ in range(200)]
+        where = {code: placed(balanced.url, code) for code in codes}
+        share = Counter(where.values())
+        assert set(share) == {"p1", "p2"} and min(share.values()) >= 70, share
+        assert all(placed(balanced.url, code) == where[code] for code in codes[:20])
+        # A room's connection ignores the sticky cookie of the browser's other requests.
+        code = codes[0]
+        other = "p1" if where[code] == "p2" else "p2"
+        assert placed(balanced.url, code, {COOKIE: other}) == where[code]
+        # A process that goes: its rooms go to the other; when it is back, they come back.
+        balanced.balancer.set_state(where[code], "maint")
+        assert placed(balanced.url, code) == other
+        balanced.balancer.set_state(where[code], "ready")
+        assert wait_until(lambda: placed(balanced.url, code) == where[code], 5)
+        balanced.stop()
+
+
+def placed(front: str, code: str, cookies: dict | None = None) -> str:
+    """The process the balancer sends a connection to room ``code`` to (a polling handshake,
+    as a browser's first request)."""
+    response = requests.get(f"{front}/socket.io/", params={"EIO": 4, "transport": "polling",
+                                                           "room": code},
+                            cookies=cookies, timeout=TIMEOUT)
+    assert response.ok, response.text
+    return response.headers[HEADER]
+
+
+def rooms_of(schema: Schema) -> list[str]:
+    return [row.code for row in schema.query("SELECT code FROM rooms")]
