@@ -34,7 +34,15 @@ from tests.cluster.nodes import FAST, REDIS
 from tests.postgres import Schema
 
 from .conftest import DESKTOP, DIST
-from .helpers import host_room, join_by_code, play_some, play_until_result, send_chat, shot
+from .helpers import (
+    host_room,
+    join_by_code,
+    play_some,
+    play_until_result,
+    ready_and_start,
+    send_chat,
+    shot,
+)
 
 WAIT_MS = 15_000  # the longest any one step may take, a takeover included
 # Counts the times the "reconnecting" banner appeared, however briefly it stayed.
@@ -49,8 +57,7 @@ new MutationObserver(() => {
 """
 
 
-@pytest.fixture
-def cluster() -> Iterator[Balanced]:
+def start_cluster(by_room: bool, follow: bool) -> Iterator[Balanced]:
     """Two lounge processes on Redis and a PostgreSQL schema of their own, behind HAProxy,
     serving the built web client; skipped if a service is missing."""
     if haproxy_path() is None:
@@ -68,11 +75,10 @@ def cluster() -> Iterator[Balanced]:
     # FORWARD_SECONDS below the lease: a join sent before the takeover is often answered "try
     # again", which the web client must retry (it used to show "Cannot join this room").
     env = {**FAST, "DATABASE_URL": schema.url, "REDIS_URL": REDIS, "FORWARD_SECONDS": 1.0,
-           "CLUSTER_NAME": f"e2e{secrets.token_hex(4)}", "FRONTEND_DIST": str(DIST.parent)}
+           "CLUSTER_NAME": f"e2e{secrets.token_hex(4)}", "FRONTEND_DIST": str(DIST.parent),
+           "FOLLOW_PLAYERS": int(follow)}
     try:
-        # Placed by their cookies, not by their room: this test is about players spread over
-        # both processes (test_follow.py shows a room's players brought together).
-        balanced = Balanced(count=2, by_room=False, **env)
+        balanced = Balanced(count=2, by_room=by_room, **env)
     except BaseException:
         schema.drop()
         raise
@@ -86,6 +92,20 @@ def cluster() -> Iterator[Balanced]:
         schema.drop()
     for name, output in outputs.items():
         assert "Traceback" not in output, f"{name}: {output[-4000:]}"
+
+
+@pytest.fixture
+def cluster() -> Iterator[Balanced]:
+    """Players placed by their cookies, rooms staying with their owner: this test is about
+    players spread over both processes."""
+    yield from start_cluster(by_room=False, follow=False)
+
+
+@pytest.fixture
+def cluster_as_shipped() -> Iterator[Balanced]:
+    """The configuration of ``lounge cluster``: connections placed by the room they name, and
+    rooms that follow their players."""
+    yield from start_cluster(by_room=True, follow=True)
 
 
 def tab(browser: Browser, front: str, backend: str, contexts: list[BrowserContext],
@@ -238,3 +258,42 @@ def test_nine_locks_through_the_balancer_survives_a_killed_owner(
     assert not errors, f"JavaScript errors in the page: {errors}"
     record_property("browser_seconds", round(time.monotonic() - started, 2))
     assert time.monotonic() - started < 90
+
+
+def test_two_browsers_pinned_to_different_processes_meet_where_their_room_is(
+        browser: Browser, cluster_as_shipped: Balanced, shots: Path) -> None:
+    """Through the balancer as ``lounge cluster`` runs it: each browser's pages and REST calls
+    stick to the process its cookie names (p1 and p2 here), but the room's connections both go
+    where the balancer places the room, and the room (opened on p1) moves there: every move
+    stays on one process."""
+    balanced = cluster_as_shipped
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+    try:
+        ada = tab(browser, balanced.url, "p1", contexts, errors)
+        code = host_room(ada, "Ada", "Tic-Tac-Toe")  # opened over REST on p1
+        grace = tab(browser, balanced.url, "p2", contexts, errors)
+        join_by_code(grace, "Grace", code)
+        assert [served_by(p) for p in (ada, grace)] == ["p1", "p2"]
+        wait_for(lambda: sorted(connections(balanced).values()) == [0, 2], 10,
+                 f"the room's connections are not on one process: {connections(balanced)}")
+        here = next(name for name, count in connections(balanced).items() if count == 2)
+        wait_for(lambda: owned(balanced) == {here: 1, ({"p1", "p2"} - {here}).pop(): 0}, 10,
+                 f"the room is not owned where its players are ({here}): {owned(balanced)}")
+        ready_and_start(ada, grace)
+        play_until_result([ada, grace], max_seconds=45)
+        for page in (ada, grace):
+            expect(page.get_by_test_id("result")).to_be_visible()
+        shot(grace, shots, "cluster-room-follows-players")
+        assert losses([ada, grace]) == [0, 0]
+        assert owned(balanced)[here] == 1
+    finally:
+        for context in contexts:
+            context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def owned(balanced: Balanced) -> dict[str, int]:
+    """Rooms owned per process, as each process counts them."""
+    return {name: requests.get(f"{server.url}/api/health", timeout=5).json()["cluster"]["owned"]
+            for name, server in balanced.servers.items()}
