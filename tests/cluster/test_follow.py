@@ -22,6 +22,7 @@ from .nodes import (
     REDIS,
     Cluster,
     assert_kept,
+    call,
     connect,
     contiguous,
     create,
@@ -196,3 +197,46 @@ def placed(front: str, code: str, cookies: dict | None = None) -> str:
 
 def rooms_of(schema: Schema) -> list[str]:
     return [row.code for row in schema.query("SELECT code FROM rooms")]
+
+
+def test_a_room_whose_process_dies_goes_on_where_its_players_come_back(services, haproxy):
+    """Three processes as ``lounge cluster`` runs them: the process with the room and its
+    players is killed; a survivor claims the room when its lease runs out, the players'
+    reconnects are placed by the room on a survivor (maybe another one), the room follows
+    them there, and the game goes on with nothing acknowledged lost."""
+    schema = Schema()
+    balanced = Balanced(3, DATABASE_URL=schema.url, REDIS_URL=REDIS,
+                        CLUSTER_NAME=f"follow{secrets.token_hex(4)}", **{**FAST, **FOLLOW})
+    players: list[BalancedPlayer] = []
+    try:
+        nodes = {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
+                 ["cluster"]["node"] for name, server in balanced.servers.items()}
+        host, guest = BalancedPlayer(balanced.url), BalancedPlayer(balanced.url)
+        players += [host, guest]
+        room = host.create_room("nine-locks")
+        host.connect(room["code"]).ok("join", {"room": room["code"]})
+        guest.connect(room["code"])
+        first = placed(balanced.url, room["code"])
+        assert wait_until(lambda: Cluster.owner_in(schema, room["id"])[0] == nodes[first], 5)
+        acked: list[dict] = []
+        assert play(start_game(room, host, [guest]), seed=1, stop_after=4, acked=acked) is None
+        balanced.kill(first)
+        balanced.balancer.wait_status(first, "DOWN", 10)
+        for player in players:
+            player.drop()
+            player.sio = player._client()
+            player.connect(room["code"])
+            assert call(player, "join", {"room": room["code"]})["ok"]
+        then = placed(balanced.url, room["code"])
+        assert then != first
+        assert wait_until(lambda: Cluster.owner_in(schema, room["id"])[0] == nodes[then], 15), \
+            (Cluster.owner_in(schema, room["id"]), nodes, then)
+        assert play(players, seed=2, acked=acked) is not None
+        assert_kept(acked, match_log(balanced.url, room["id"])["log"])
+        for player in players:
+            assert contiguous(versions(player, 1)), versions(player, 1)
+    finally:
+        for player in players:
+            player.drop()
+        balanced.stop()
+        schema.drop()
