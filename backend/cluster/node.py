@@ -257,8 +257,8 @@ class ClusterNode:
             self.sockets.dismiss(message["room"], message["sids"])
         elif kind == "released" and not self.stopping:
             self.runtime.spawn(self._claim, message["rooms"])
-        elif kind == "given" and not self.stopping:
-            self.runtime.spawn(self.adopt, message["rooms"])
+        elif kind == "given":
+            self.runtime.spawn(self._pass_on if self.stopping else self.adopt, message["rooms"])
         elif kind == "moved":
             self.runtime.spawn(self._moved, message["rooms"], message["owner"])
 
@@ -363,6 +363,13 @@ class ClusterNode:
         log.info("took over %d rooms", len(rooms))
         if rooms:
             self.bus.to_all({"k": "moved", "rooms": [r.id for r in rooms], "owner": self.node})
+
+    def _pass_on(self, given: dict[str, int]) -> None:
+        """Rooms handed to this process while it stops: released at once for the others to
+        claim, rather than left until their leases run out."""
+        ids = list(given)
+        self.leases.release(ids)
+        self.bus.to_all({"k": "released", "rooms": ids})
 
     def lose(self, room_id: str) -> None:
         """This process no longer owns the room: its copy stops (timers and bots with it)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import signal
 import string
 import time
 from collections import Counter
@@ -240,3 +241,24 @@ def test_a_room_whose_process_dies_goes_on_where_its_players_come_back(services,
             player.drop()
         balanced.stop()
         schema.drop()
+
+
+def test_a_room_handed_to_a_process_that_is_stopping_is_passed_on_at_once(cluster_of):
+    cluster = cluster_of(2, **FOLLOW)
+    staying = cluster.node_id(0)
+    host = connect(cluster.url(0))
+    room = create(cluster.url(0), host, "tic-tac-toe")
+    host.ok("join", {"room": room["code"]})
+    guest = connect(cluster.url(1))
+    guest.ok("join", {"room": room["code"]})
+    cluster.signal(1, signal.SIGTERM)  # it serves its connections a little longer, then goes
+    time.sleep(0.3)
+    host.drop()  # the host's grace period starts; the room's one connection is on process 1
+    handed = time.monotonic()
+    # Given to process 1 (epoch 2), which passes it on at once: claimed by 0 (epoch 3), well
+    # before the lease it was given (LEASE_SECONDS, 2 s here) would have run out.
+    assert wait_until(lambda: cluster.owner(room["id"]) == (staying, 3), 1.5), \
+        cluster.owner(room["id"])
+    assert time.monotonic() - handed < 1.5
+    back = connect(cluster.url(0), host.session)
+    assert back.ok("join", {"room": room["code"]})["my_seats"] == [0]
