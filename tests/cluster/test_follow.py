@@ -5,7 +5,6 @@ owner, wherever the room was opened, hands it over so that its moves cross no pr
 from __future__ import annotations
 
 import random
-import secrets
 import signal
 import string
 import time
@@ -19,14 +18,13 @@ from tests.postgres import Schema
 from tests.server.harness import TIMEOUT, assert_no_leaks, start_game
 
 from .nodes import (
-    FAST,
-    REDIS,
     Cluster,
     assert_kept,
     call,
     connect,
     contiguous,
     create,
+    hosted,
     match_log,
     play,
     versions,
@@ -73,11 +71,8 @@ def test_a_room_opened_on_one_process_moves_to_where_its_players_are(cluster_of)
 def test_a_room_with_players_on_both_processes_stays_with_its_owner(cluster_of):
     cluster = cluster_of(2, **FOLLOW)
     owner = cluster.node_id(0)
-    host = connect(cluster.url(0))
-    room = create(cluster.url(0), host, "tic-tac-toe")
-    host.ok("join", {"room": room["code"]})
-    guest = connect(cluster.url(1))
-    players = start_game(room, host, [guest])
+    host, room = hosted(cluster, 0, 0, "tic-tac-toe")
+    players = start_game(room, host, [connect(cluster.url(1))])
     assert play(players, seed=4, stop_after=3) is None
     time.sleep(0.5)  # a hand-over, were there one, is spawned at each join
     assert cluster.owner(room["id"]) == (owner, 1)
@@ -115,57 +110,43 @@ def test_a_room_follows_its_players_when_the_owners_last_one_leaves(cluster_of):
 
 
 def test_through_the_balancer_a_rooms_players_meet_on_one_process_and_the_room_follows(
-        services, haproxy):
+        balanced_of):
     """The configuration of ``lounge cluster``: each host's REST calls are placed by their
     sticky cookie, pinned here to either process, but every connection that names its room
     goes where that room's connections go, and the room moves there."""
-    schema = Schema()
-    balanced = Balanced(2, DATABASE_URL=schema.url, REDIS_URL=REDIS,
-                        CLUSTER_NAME=f"follow{secrets.token_hex(4)}", **{**FAST, **FOLLOW})
-    players: list[BalancedPlayer] = []
-    try:
-        nodes = {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
-                 ["cluster"]["node"] for name, server in balanced.servers.items()}
-        seen = Counter()
-        for index in range(12):
-            host, guest = BalancedPlayer(balanced.url), BalancedPlayer(balanced.url)
-            players += [host, guest]
-            opened_on = ("p1", "p2")[index % 2]
-            for player in (host, guest):  # both pinned to where the room is opened
-                player.http.cookies.set(COOKIE, opened_on)
-            room = host.create_room("tic-tac-toe")
-            host.connect(room["code"].lower()).ok("join", {"room": room["code"]})
-            guest.connect(room["code"])
-            players_on = placed(balanced.url, room["code"])
-            moved = players_on != opened_on
-            want = (nodes[players_on], 2 if moved else 1)
-            assert wait_until(lambda r=room, w=want: Cluster.owner_in(schema, r["id"]) == w,
-                              5), (Cluster.owner_in(schema, room["id"]), want)
-            acked: list[dict] = []
-            assert play(start_game(room, host, [guest]), seed=index, acked=acked) is not None
-            assert_kept(acked, match_log(balanced.url, room["id"])["log"])
-            seen[moved] += 1
-            if seen[True] >= 2 and seen[False] >= 2:
-                break
-        assert seen[True] >= 2 and seen[False] >= 2, seen
-        # Each process holds the connections and rooms of its own share, no more.
-        health = {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
-                  for name, server in balanced.servers.items()}
-        rooms_on = Counter(placed(balanced.url, code) for code in rooms_of(schema))
-        for name, answer in health.items():
-            assert answer["cluster"]["owned"] == rooms_on[name], (health, rooms_on)
-            assert answer["connections"] == 2 * rooms_on[name], (health, rooms_on)
-    finally:
-        for player in players:
-            player.drop()
-        outputs = balanced.stop()
-        schema.drop()
-    for output in outputs.values():
-        assert "Traceback" not in output, output[-4000:]
+    balanced, schema = balanced_of(2, **FOLLOW)
+    nodes = node_ids(balanced)
+    seen = Counter()
+    for index in range(12):
+        host, guest = BalancedPlayer(balanced.url), BalancedPlayer(balanced.url)
+        opened_on = ("p1", "p2")[index % 2]
+        for player in (host, guest):  # both pinned to where the room is opened
+            player.http.cookies.set(COOKIE, opened_on)
+        room = host.create_room("tic-tac-toe")
+        host.connect(room["code"].lower()).ok("join", {"room": room["code"]})
+        guest.connect(room["code"])
+        players_on = placed(balanced.url, room["code"])
+        moved = players_on != opened_on
+        want = (nodes[players_on], 2 if moved else 1)
+        assert wait_until(lambda r=room, w=want: Cluster.owner_in(schema, r["id"]) == w, 5), \
+            (Cluster.owner_in(schema, room["id"]), want)
+        acked: list[dict] = []
+        assert play(start_game(room, host, [guest]), seed=index, acked=acked) is not None
+        assert_kept(acked, match_log(balanced.url, room["id"])["log"])
+        seen[moved] += 1
+        if seen[True] >= 2 and seen[False] >= 2:
+            break
+    assert seen[True] >= 2 and seen[False] >= 2, seen
+    # Each process holds the connections and rooms of its own share, no more.
+    health = {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
+              for name, server in balanced.servers.items()}
+    rooms_on = Counter(placed(balanced.url, code) for code in rooms_of(schema))
+    for name, answer in health.items():
+        assert answer["cluster"]["owned"] == rooms_on[name], (health, rooms_on)
+        assert answer["connections"] == 2 * rooms_on[name], (health, rooms_on)
 
 
-def test_the_balancer_spreads_rooms_over_its_processes_and_keeps_each_in_one_place(
-        services, haproxy):
+def test_the_balancer_spreads_rooms_over_its_processes_and_keeps_each_in_one_place(haproxy):
     with Balanced(2) as balanced:
         rng = random.Random(0)
         codes = ["".join(rng.choice(string.ascii_uppercase) for _ in range(6))
@@ -196,61 +177,54 @@ def placed(front: str, code: str, cookies: dict | None = None) -> str:
     return response.headers[HEADER]
 
 
+def node_ids(balanced: Balanced) -> dict[str, str]:
+    """HAProxy's name of each process -> its name in the cluster."""
+    return {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
+            ["cluster"]["node"] for name, server in balanced.servers.items()}
+
+
 def rooms_of(schema: Schema) -> list[str]:
     return [row.code for row in schema.query("SELECT code FROM rooms")]
 
 
-def test_a_room_whose_process_dies_goes_on_where_its_players_come_back(services, haproxy):
+def test_a_room_whose_process_dies_goes_on_where_its_players_come_back(balanced_of):
     """Three processes as ``lounge cluster`` runs them: the process with the room and its
     players is killed; a survivor claims the room when its lease runs out, the players'
     reconnects are placed by the room on a survivor (maybe another one), the room follows
     them there, and the game goes on with nothing acknowledged lost."""
-    schema = Schema()
-    balanced = Balanced(3, DATABASE_URL=schema.url, REDIS_URL=REDIS,
-                        CLUSTER_NAME=f"follow{secrets.token_hex(4)}", **{**FAST, **FOLLOW})
-    players: list[BalancedPlayer] = []
-    try:
-        nodes = {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
-                 ["cluster"]["node"] for name, server in balanced.servers.items()}
-        host, guest = BalancedPlayer(balanced.url), BalancedPlayer(balanced.url)
-        players += [host, guest]
-        room = host.create_room("nine-locks")
-        host.connect(room["code"]).ok("join", {"room": room["code"]})
-        guest.connect(room["code"])
-        first = placed(balanced.url, room["code"])
-        assert wait_until(lambda: Cluster.owner_in(schema, room["id"])[0] == nodes[first], 5)
-        acked: list[dict] = []
-        assert play(start_game(room, host, [guest]), seed=1, stop_after=4, acked=acked) is None
-        balanced.kill(first)
-        balanced.balancer.wait_status(first, "DOWN", 10)
-        for player in players:
-            player.drop()
-            player.sio = player._client()
-            player.connect(room["code"])
-            assert call(player, "join", {"room": room["code"]})["ok"]
-        then = placed(balanced.url, room["code"])
-        assert then != first
-        assert wait_until(lambda: Cluster.owner_in(schema, room["id"])[0] == nodes[then], 15), \
-            (Cluster.owner_in(schema, room["id"]), nodes, then)
-        assert play(players, seed=2, acked=acked) is not None
-        assert_kept(acked, match_log(balanced.url, room["id"])["log"])
-        for player in players:
-            assert contiguous(versions(player, 1)), versions(player, 1)
-    finally:
-        for player in players:
-            player.drop()
-        balanced.stop()
-        schema.drop()
+    balanced, schema = balanced_of(3, **FOLLOW)
+    nodes = node_ids(balanced)
+    players = [BalancedPlayer(balanced.url), BalancedPlayer(balanced.url)]
+    room = players[0].create_room("nine-locks")
+    players[0].connect(room["code"]).ok("join", {"room": room["code"]})
+    players[1].connect(room["code"])
+    first = placed(balanced.url, room["code"])
+    assert wait_until(lambda: Cluster.owner_in(schema, room["id"])[0] == nodes[first], 5)
+    acked: list[dict] = []
+    assert play(start_game(room, *players[:1], players[1:]), seed=1, stop_after=4,
+                acked=acked) is None
+    balanced.kill(first)
+    balanced.balancer.wait_status(first, "DOWN", 10)
+    for player in players:
+        player.drop()
+        player.sio = player._client()
+        player.connect(room["code"])
+        assert call(player, "join", {"room": room["code"]})["ok"]
+    then = placed(balanced.url, room["code"])
+    assert then != first
+    assert wait_until(lambda: Cluster.owner_in(schema, room["id"])[0] == nodes[then], 15), \
+        (Cluster.owner_in(schema, room["id"]), nodes, then)
+    assert play(players, seed=2, acked=acked) is not None
+    assert_kept(acked, match_log(balanced.url, room["id"])["log"])
+    for player in players:
+        assert contiguous(versions(player, 1)), versions(player, 1)
 
 
 def test_a_room_handed_to_a_process_that_is_stopping_is_passed_on_at_once(cluster_of):
     cluster = cluster_of(2, **FOLLOW)
     staying = cluster.node_id(0)
-    host = connect(cluster.url(0))
-    room = create(cluster.url(0), host, "tic-tac-toe")
-    host.ok("join", {"room": room["code"]})
-    guest = connect(cluster.url(1))
-    guest.ok("join", {"room": room["code"]})
+    host, room = hosted(cluster, 0, 0, "tic-tac-toe")
+    connect(cluster.url(1)).ok("join", {"room": room["code"]})
     cluster.signal(1, signal.SIGTERM)  # it serves its connections a little longer, then goes
     time.sleep(0.3)
     host.drop()  # the host's grace period starts; the room's one connection is on process 1

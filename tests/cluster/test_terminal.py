@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
-
-import pytest
 import requests
 
-from tests.balancer import Balanced
-from tests.postgres import Schema
 from tests.terminal.harness import Term
 
-from .nodes import FAST, REDIS
 
-pytestmark = pytest.mark.usefixtures("haproxy", "services")
-
-
-def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer():
-    schema = Schema()
-    cluster = Balanced(2, DATABASE_URL=schema.url, REDIS_URL=REDIS,
-                       CLUSTER_NAME=f"term{secrets.token_hex(4)}",
-                       **{**FAST, "FOLLOW_PLAYERS": 1})
+def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer(balanced_of):
+    cluster, _schema = balanced_of(2, FOLLOW_PLAYERS=1)
     terms: list[Term] = []
     try:
         ada = Term("--server", cluster.url, "--create", "tic-tac-toe", "--name", "Ada")
@@ -52,7 +40,3 @@ def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer():
     finally:
         for term in terms:
             term.close()
-        outputs = cluster.stop()
-        schema.drop()
-    for output in outputs.values():
-        assert "Traceback" not in output
