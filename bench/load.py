@@ -310,6 +310,24 @@ class LoungeCluster:
             return ",".join(s.url for s in self.servers[:2])
         return self.servers[0].url
 
+    def owned_away(self, together: dict[str, str]) -> int:
+        """Of the rooms whose players the balancer put on one process (code -> its name),
+        how many are owned by another process (a room that did not follow its players)."""
+        import requests
+        from sqlalchemy import create_engine, text
+
+        nodes = {name: requests.get(f"{server.url}/api/health", timeout=10).json()["cluster"]
+                 ["node"] for name, server in zip(self.balancer.names, self.servers, strict=True)}
+        engine = create_engine(self.database_url)
+        try:
+            with engine.connect() as conn:
+                owners = dict(conn.execute(text(
+                    "SELECT r.code, l.owner FROM rooms r JOIN room_leases l ON l.room_id = r.id"
+                )).all())
+        finally:
+            engine.dispose()
+        return sum(owners.get(code) != nodes[where] for code, where in together.items())
+
     def meter(self) -> dict[str, float]:
         """CPU seconds so far: the lounge processes, Redis, HAProxy."""
         lounge = sum(s.cpu_seconds() for s in self.servers)
@@ -437,6 +455,7 @@ class Tally:
     cpu: float = 0.0
     by_seat: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: []})
     split_rooms: int = 0  # through the balancer: rooms whose players are on different processes
+    together: dict[str, str] = field(default_factory=dict)  # the others: code -> their process
     placed: dict[str, int] = field(default_factory=dict)  # through the balancer: players by process
     started_at: float = 0.0  # wall time of the measuring window's start
 
@@ -577,6 +596,8 @@ async def lounge_room(urls: list[str], http, tally: Tally, index: int,
         clients.append(client)
     if placed:
         tally.split_rooms += placed_on[0] != placed_on[1]
+        if placed_on[0] == placed_on[1]:
+            tally.together[room["code"]] = placed_on[0]
         for where in placed_on:
             tally.placed[where] = tally.placed.get(where, 0) + 1
     ack = await call_again(clients[1], "ready", {"ready": True})
@@ -663,6 +684,7 @@ def worker(kind: str, url: str, first: int, count: int, start_at: float, seconds
                                          MAX_PHASE_SECONDS))
     print(json.dumps({"latencies": tally.latencies, "moves": tally.moves, "cpu": tally.cpu,
                       "by_seat": tally.by_seat, "split_rooms": tally.split_rooms,
+                      "together": tally.together,
                       "placed": tally.placed, "started_at": tally.started_at}), flush=True)
 
 
@@ -696,7 +718,8 @@ def drive(kind: str, url: str, rooms: int, seconds: float, workers: int,
                 out, _ = proc.communicate(timeout=10)
             outputs.append((proc.returncode, out))
     result = {"latencies": [], "by_seat": {0: [], 1: []}, "moves": 0, "client_cpu": 0.0,
-              "split_rooms": 0, "placed": {}, "window": window, "late_s": 0.0}
+              "split_rooms": 0, "together": {}, "placed": {}, "window": window,
+              "late_s": 0.0}
     for returncode, out in outputs:
         if returncode != 0:
             raise RuntimeError(f"a load worker failed ({returncode})")
@@ -707,6 +730,7 @@ def drive(kind: str, url: str, rooms: int, seconds: float, workers: int,
         result["moves"] += data["moves"]
         result["client_cpu"] += data["cpu"]
         result["split_rooms"] += data["split_rooms"]
+        result["together"].update(data["together"])
         for where, players in data["placed"].items():
             result["placed"][where] = result["placed"].get(where, 0) + players
         # A worker whose rooms were not ready in time starts late: its window and the
@@ -785,6 +809,8 @@ def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode
                                 balanced=kind == "front", count=count)
         try:
             driven = drive(kind, cluster.url(kind), rooms, seconds, workers, cluster.meter)
+            away = cluster.owned_away(driven["together"]) if clustered and kind == "front" \
+                else 0
         finally:
             cluster.stop()
     window = driven["window"]
@@ -806,7 +832,8 @@ def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode
             "busiest_process_cpu_pct": max(v for k, v in window.items()
                                            if k.startswith("lounge_p")) * 100,
             "client_cpu_pct": driven["client_cpu"] * 100, "samples": len(driven["latencies"]),
-            "split_rooms": driven["split_rooms"], "late_s": driven["late_s"],
+            "split_rooms": driven["split_rooms"], "owned_away": away,
+            "late_s": driven["late_s"],
             "busiest_share": (max(driven["placed"].values()) / sum(driven["placed"].values())
                               if driven["placed"] else float("nan")),
             "load_avg": os.getloadavg()[0],
@@ -850,6 +877,8 @@ def cluster_runs(section: str, mode: str, rooms: int, runs: int, seconds: float,
                   f"{row['cpu_us_per_move']:.0f} us/move, busiest process "
                   f"{row['busiest_process_cpu_pct']:.0f} % CPU, Redis accepted "
                   f"{row['redis_connections_per_s']:.0f} connections/s"
+                  + (f", {row['owned_away']} rooms owned away from their players"
+                     if row["kind"] == "front" and row["clustered"] else "")
                   + (f" (a worker started {row['late_s']:.1f} s late)"
                      if row["late_s"] > 0.3 else ""), flush=True)
             if row["per_move"]:
@@ -866,7 +895,7 @@ def summarize_cluster(rows: list[dict]) -> list[dict]:
     keys = ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "p50_host_mover_ms",
             "p50_guest_mover_ms", "lounge_cpu_pct", "redis_cpu_pct", "haproxy_cpu_pct",
             "cpu_us_per_move", "client_cpu_pct", "split_rooms", "busiest_share", "load_avg",
-            "redis_connections_per_s", "busiest_process_cpu_pct")
+            "redis_connections_per_s", "busiest_process_cpu_pct", "owned_away")
     groups: dict[tuple, list[dict]] = {}
     failed: dict[tuple, int] = {}
     for row in rows:
@@ -881,7 +910,7 @@ def summarize_cluster(rows: list[dict]) -> list[dict]:
         item = {"section": section, "rooms": rooms, "setup": setup, "runs": len(runs),
                 "failed_runs": failed.get((section, rooms, setup), 0)}
         for key in keys:
-            values = [r[key] for r in runs]
+            values = [r.get(key, 0) for r in runs]  # owned_away: not in older files
             item[key] = statistics.median(values)
             item[key + "_range"] = (min(values), max(values))
         for key in ("moves_per_s", "cpu_us_per_move", "p50_ms"):
@@ -900,7 +929,8 @@ def cluster_table(summary: list[dict]) -> str:
     """The cluster runs as a Markdown table: medians, with the range over the runs."""
     lines = ["| setup | rooms | moves/s | x 1 process | p50 ms | p50 added, ms | p99 ms "
              "| p50 ms, host / guest moved | lounge CPU % | Redis CPU % | HAProxy CPU % "
-             "| CPU us/move | x 1 process | split rooms, busiest process's players "
+             "| CPU us/move | x 1 process | split rooms, owned away from their players, "
+             "busiest process's players "
              "| Redis connections/s | load avg |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
              "| ---: | ---: | ---: | ---: | ---: |"]
@@ -914,7 +944,8 @@ def cluster_table(summary: list[dict]) -> str:
         return f"{item[key + '_ratio']:.2f} ({low:.2f}-{high:.2f})"
 
     for r in summary:
-        split = (f"{r['split_rooms']:.0f}/{r['rooms']}, busiest {r['busiest_share']:.0%}"
+        split = (f"{r['split_rooms']:.0f}/{r['rooms']}, {r['owned_away']:.0f} away, "
+                 f"busiest {r['busiest_share']:.0%}"
                  if "HAProxy" in r["setup"] and r["setup"].startswith("2") else "")
         failed = f", {r['failed_runs']} failed" if r["failed_runs"] else ""
         lines.append(

@@ -368,7 +368,11 @@ class ClusterNode:
         """Rooms handed to this process while it stops: released at once for the others to
         claim, rather than left until their leases run out."""
         ids = list(given)
-        self.leases.release(ids)
+        try:
+            self.leases.release(ids)
+        except Exception:
+            log.exception("passing rooms on failed: they move when their leases run out")
+            return
         self.bus.to_all({"k": "released", "rooms": ids})
 
     def lose(self, room_id: str) -> None:
@@ -396,9 +400,10 @@ class ClusterNode:
             return
         with room.lock:
             nodes = {split(conn)[0] for conn in room.connections}
-            if len(nodes) != 1 or self.node in nodes or room.closed:
+            epoch = self.epochs.get(room_id)  # None if the lease was lost meanwhile
+            if len(nodes) != 1 or self.node in nodes or room.closed or epoch is None:
                 return
-            to, epoch = nodes.pop(), self.epochs[room_id]
+            to = nodes.pop()
             self.lose(room_id)
         try:
             given = self.leases.give(room_id, epoch, to)
