@@ -4,14 +4,16 @@ import { useEffect, useState } from "react";
 
 /** Whole seconds left until `at` (ms, this browser's clock), or null without a moment. */
 export function useSecondsLeft(at: number | null): number | null {
-  const [now, setNow] = useState(Date.now);
+  const [, setTicks] = useState(0);
   useEffect(() => {
     if (at === null) return undefined;
-    setNow(Date.now());
-    const timer = window.setInterval(() => setNow(Date.now()), 250);
+    const timer = window.setInterval(() => setTicks((ticks) => ticks + 1), 250);
     return () => window.clearInterval(timer);
   }, [at]);
-  return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
+  // Read the clock on every render, not a time kept in state: the first render after a new
+  // moment arrives would otherwise count from whenever that state was last set (a "5 s" flash
+  // for a 4 s grace).
+  return at === null ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /** "0:27", "1:05". */
