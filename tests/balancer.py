@@ -12,6 +12,7 @@ to test their own guard against racing on it). Every wait is bounded.
 
 - ``url``: the front; ``balancer``: the :class:`Balancer` (``servers()``, ``wait_status()``,
   ``set_state()``, ``move()``); ``servers``: name (``p1``, ``p2``...) -> :class:`Server`.
+- ``health(names=None)``: name -> each process's ``/api/health``, asked directly.
 - ``kill(name)``: SIGKILL that process (a crash); ``restart(name)``: a new process with the same
   settings on a new port, put in the dead one's place, back in HAProxy's rotation when this
   returns.
@@ -72,6 +73,11 @@ class Balanced:
                 server.stop()
             raise
         self.url = self.balancer.url
+
+    def health(self, names: Sequence[str] | None = None) -> dict[str, dict]:
+        """Name -> that process's ``/api/health``, asked directly (all of them by default)."""
+        return {name: requests.get(f"{self.servers[name].url}/api/health",
+                                   timeout=TIMEOUT).json() for name in names or self.servers}
 
     def kill(self, name: str) -> None:
         """SIGKILL process ``name``."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
+from contextlib import ExitStack
 
 import pytest
 import redis
@@ -10,10 +10,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
 from backend.balancer import haproxy_path
-from tests.balancer import Balanced
 from tests.postgres import POSTGRES, Schema
 
-from .nodes import FAST, REDIS, Cluster
+from .nodes import REDIS, Cluster, behind_balancer
 
 
 @pytest.fixture(scope="session")
@@ -69,26 +68,9 @@ def postgres_url():
 
 @pytest.fixture
 def balanced_of(services, haproxy):
-    """A factory of clusters behind the balancer of ``lounge cluster``: ``count`` processes on
-    a schema and a cluster name of their own, with the tests' settings (``env`` over them);
-    ``(balanced, schema)``. All are stopped at the end, and their output must hold no
+    """A factory of clusters behind the balancer of ``lounge cluster``
+    (:func:`~tests.cluster.nodes.behind_balancer`): ``make(count, **env)`` ->
+    ``(balanced, schema)``. All are killed at the end, and their output must hold no
     traceback."""
-    made: list[tuple[Balanced, Schema]] = []
-
-    def make(count: int = 2, **env: object) -> tuple[Balanced, Schema]:
-        schema = Schema()
-        try:
-            balanced = Balanced(count, DATABASE_URL=schema.url, REDIS_URL=REDIS,
-                                CLUSTER_NAME=f"bal{secrets.token_hex(4)}", **{**FAST, **env})
-        except BaseException:
-            schema.drop()
-            raise
-        made.append((balanced, schema))
-        return balanced, schema
-
-    yield make
-    for balanced, schema in made:
-        outputs = balanced.stop()
-        schema.drop()
-        for name, output in outputs.items():
-            assert "Traceback" not in output, f"{name}: {output[-4000:]}"
+    with ExitStack() as stack:
+        yield lambda count=2, **env: stack.enter_context(behind_balancer(count, **env))

@@ -8,9 +8,12 @@ import random
 import secrets
 import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import requests
 
+from tests.balancer import Balanced
 from tests.live_server import Server
 from tests.postgres import Schema
 from tests.server.harness import TIMEOUT, Player, choose
@@ -86,6 +89,31 @@ class Cluster:
         self.schema.drop()
         return outputs
 
+
+
+@contextmanager
+def behind_balancer(count: int = 2, by_room: bool = True,
+                    **env: object) -> Iterator[tuple[Balanced, Schema]]:
+    """``count`` cluster processes behind the balancer of ``lounge cluster`` (``by_room=False``:
+    every client placed by its cookie), on a schema and a cluster name of their own, with the
+    tests' settings (``env`` over them): ``(balanced, schema)``. At the end the processes are
+    killed (a hand-over would only cost time) and their output must hold no traceback."""
+    schema = Schema()
+    try:
+        balanced = Balanced(count, by_room=by_room, DATABASE_URL=schema.url, REDIS_URL=REDIS,
+                            CLUSTER_NAME=f"bal{secrets.token_hex(4)}", **{**FAST, **env})
+    except BaseException:
+        schema.drop()
+        raise
+    try:
+        yield balanced, schema
+    finally:
+        for name in balanced.servers:
+            balanced.kill(name)
+        outputs = balanced.stop()
+        schema.drop()
+    for name, output in outputs.items():
+        assert "Traceback" not in output, f"{name}: {output[-4000:]}"
 
 def connect(url: str, session: dict | None = None) -> Player:
     """A connected player on one process."""

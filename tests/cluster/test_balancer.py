@@ -58,8 +58,7 @@ def players():
 
 def connections(balanced: Balanced) -> dict[str, int]:
     """Each process's own count of its Socket.IO connections, asked directly."""
-    return {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()["connections"]
-            for name, server in balanced.servers.items()}
+    return {name: health["connections"] for name, health in balanced.health().items()}
 
 
 def wait_until(check, seconds: float = TIMEOUT, what: str = "a condition"):

@@ -138,8 +138,7 @@ def test_through_the_balancer_a_rooms_players_meet_on_one_process_and_the_room_f
             break
     assert seen[True] >= 2 and seen[False] >= 2, seen
     # Each process holds the connections and rooms of its own share, no more.
-    health = {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
-              for name, server in balanced.servers.items()}
+    health = balanced.health()
     rooms_on = Counter(placed(balanced.url, code) for code in rooms_of(schema))
     for name, answer in health.items():
         assert answer["cluster"]["owned"] == rooms_on[name], (health, rooms_on)
@@ -179,8 +178,7 @@ def placed(front: str, code: str, cookies: dict | None = None) -> str:
 
 def node_ids(balanced: Balanced) -> dict[str, str]:
     """HAProxy's name of each process -> its name in the cluster."""
-    return {name: requests.get(f"{server.url}/api/health", timeout=TIMEOUT).json()
-            ["cluster"]["node"] for name, server in balanced.servers.items()}
+    return {name: health["cluster"]["node"] for name, health in balanced.health().items()}
 
 
 def rooms_of(schema: Schema) -> list[str]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import requests
-
 from tests.terminal.harness import Term
 
 
@@ -33,9 +31,8 @@ def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer(balanced_
         for term in players:
             term.wait("Ada wins!")
         # Both terminals named the room: the balancer put them on one process, which owns it.
-        health = sorted(([h["connections"], h["cluster"]["owned"]] for h in (
-            requests.get(f"{s.url}/api/health", timeout=5).json()
-            for s in cluster.servers.values())), reverse=True)
+        health = sorted(([h["connections"], h["cluster"]["owned"]]
+                         for h in cluster.health().values()), reverse=True)
         assert health == [[2, 1], [0, 0]], health
     finally:
         for term in terms:

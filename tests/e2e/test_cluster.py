@@ -16,22 +16,20 @@ Screenshots (``$LOUNGE_SCREENSHOTS`` or a temporary folder): ``cluster-after-kil
 from __future__ import annotations
 
 import re
-import secrets
 import signal
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 import redis
-import requests
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy.exc import SQLAlchemyError
 
 from backend.balancer import COOKIE, HEADER, haproxy_path
 from tests.balancer import Balanced
-from tests.cluster.nodes import FAST, REDIS
-from tests.postgres import Schema
+from tests.cluster.nodes import REDIS, behind_balancer
 
 from .conftest import DESKTOP, DIST
 from .helpers import (
@@ -59,7 +57,8 @@ new MutationObserver(() => {
 
 def start_cluster(by_room: bool, follow: bool) -> Iterator[Balanced]:
     """Two lounge processes on Redis and a PostgreSQL schema of their own, behind HAProxy,
-    serving the built web client; skipped if a service is missing."""
+    serving the built web client (:func:`~tests.cluster.nodes.behind_balancer`); skipped if a
+    service is missing."""
     if haproxy_path() is None:
         pytest.skip("HAProxy is not installed (make haproxy)")
     if not DIST.is_file():
@@ -68,30 +67,17 @@ def start_cluster(by_room: bool, follow: bool) -> Iterator[Balanced]:
         redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
     except redis.RedisError as exc:
         pytest.skip(f"Redis is not reachable at {REDIS} ({exc})")
-    try:
-        schema = Schema()
-    except SQLAlchemyError as exc:
-        pytest.skip(f"PostgreSQL is not reachable on 127.0.0.1:5432 ({exc})")
-    # FORWARD_SECONDS below the lease: a join sent before the takeover is often answered "try
-    # again", which the web client must retry (it used to show "Cannot join this room").
-    env = {**FAST, "DATABASE_URL": schema.url, "REDIS_URL": REDIS, "FORWARD_SECONDS": 1.0,
-           "CLUSTER_NAME": f"e2e{secrets.token_hex(4)}", "FRONTEND_DIST": str(DIST.parent),
-           "FOLLOW_PLAYERS": int(follow)}
-    try:
-        balanced = Balanced(count=2, by_room=by_room, **env)
-    except BaseException:
-        schema.drop()
-        raise
-    try:
+    with ExitStack() as stack:
+        try:
+            # FORWARD_SECONDS below the lease: a join sent before the takeover is often
+            # answered "try again", which the web client must retry (it used to show "Cannot
+            # join this room").
+            balanced, _schema = stack.enter_context(behind_balancer(
+                2, by_room, FORWARD_SECONDS=1.0, FRONTEND_DIST=str(DIST.parent),
+                FOLLOW_PLAYERS=int(follow)))
+        except SQLAlchemyError as exc:
+            pytest.skip(f"PostgreSQL is not reachable on 127.0.0.1:5432 ({exc})")
         yield balanced
-    finally:
-        # Killed, not stopped: a hand-over at the end would only cost time.
-        for server in balanced.servers.values():
-            server.kill()
-        outputs = balanced.stop()
-        schema.drop()
-    for name, output in outputs.items():
-        assert "Traceback" not in output, f"{name}: {output[-4000:]}"
 
 
 @pytest.fixture
@@ -134,8 +120,7 @@ def losses(pages: list[Page]) -> list[int]:
 
 def connections(balanced: Balanced, names: tuple[str, ...] = ("p1", "p2")) -> dict[str, int]:
     """Socket.IO connections per process, as each process counts them."""
-    return {name: requests.get(f"{balanced.servers[name].url}/api/health",
-                               timeout=5).json()["connections"] for name in names}
+    return {name: health["connections"] for name, health in balanced.health(names).items()}
 
 
 def online(page: Page) -> None:
@@ -295,5 +280,4 @@ def test_two_browsers_pinned_to_different_processes_meet_where_their_room_is(
 
 def owned(balanced: Balanced) -> dict[str, int]:
     """Rooms owned per process, as each process counts them."""
-    return {name: requests.get(f"{server.url}/api/health", timeout=5).json()["cluster"]["owned"]
-            for name, server in balanced.servers.items()}
+    return {name: health["cluster"]["owned"] for name, health in balanced.health().items()}
