@@ -367,13 +367,17 @@ class ClusterNode:
     def _pass_on(self, given: dict[str, int]) -> None:
         """Rooms handed to this process while it stops: released at once for the others to
         claim, rather than left until their leases run out."""
-        ids = list(given)
+        self.release(list(given))
+
+    def release(self, ids: list[str]) -> None:
+        """Give rooms up for the other processes to claim at once (should that fail, they
+        move when their leases run out)."""
         try:
             self.leases.release(ids)
+            self.bus.to_all({"k": "released", "rooms": ids})
         except Exception:
-            log.exception("passing rooms on failed: they move when their leases run out")
-            return
-        self.bus.to_all({"k": "released", "rooms": ids})
+            log.exception("releasing %d rooms failed: they move when their leases run out",
+                          len(ids))
 
     def lose(self, room_id: str) -> None:
         """This process no longer owns the room: its copy stops (timers and bots with it)."""
@@ -425,11 +429,7 @@ class ClusterNode:
         ids = list(self.epochs)
         for room_id in ids:
             self.lose(room_id)
-        try:
-            self.leases.release(ids)
-            self.bus.to_all({"k": "released", "rooms": ids})
-        except Exception:
-            log.exception("handing the rooms over failed: they move when their leases run out")
+        self.release(ids)
         deadline = time.monotonic() + wait_seconds
         while ids and time.monotonic() < deadline:
             ids = [i for i in ids if (lease := self.leases.owner(i)) and not lease.live]
