@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import expect
 
-from .helpers import host_room, play_until_result, shot, take_turn
+from .helpers import describe_pages, host_room, play_until_result, shot, take_turn
 
 
 def test_bot_and_hot_seat_game_of_poker_99(open_tab, shots):
@@ -32,10 +33,12 @@ def test_bot_and_hot_seat_game_of_poker_99(open_tab, shots):
     expect(ada.get_by_test_id("turn")).to_contain_text("Ada’s turn")
     shot(ada, shots, "poker99")
 
-    # When the turn reaches Grace, Ada's hand is put away before Grace's is shown.
+    # When the turn reaches Grace, Ada's hand is put away before Grace's is shown. The bot's
+    # turns take their time, so the budget is in seconds, not in clicks.
     seen_grace_curtain = False
     shots_taken: set[str] = set()
-    for _ in range(60):
+    deadline = time.monotonic() + 45
+    while time.monotonic() < deadline:
         special = ada.locator(", ".join(
             f".me-area button.card-playable[data-card^='{rank}']" for rank in ("10", "Q", "5")
         ))
@@ -49,7 +52,7 @@ def test_bot_and_hot_seat_game_of_poker_99(open_tab, shots):
             seen_grace_curtain = True
             break
         play_until_step(ada)
-    assert seen_grace_curtain
+    assert seen_grace_curtain, describe_pages([ada])
 
     play_until_result([ada])
     expect(ada.get_by_test_id("result")).to_contain_text(re.compile("win"))
