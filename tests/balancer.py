@@ -34,13 +34,12 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import requests
 import socketio
 
 from backend.balancer import COOKIE, Balancer, server_names
-from tests.live_server import LOUNGE, REPO, Server
+from tests.live_server import LOUNGE, REPO, Server, start_servers
 from tests.server.harness import TIMEOUT, Player
 
 
@@ -53,15 +52,7 @@ class Balanced:
         self.outputs: dict[str, str] | None = None
         if migrate_first and env.get("DATABASE_URL") not in (None, "memory"):
             migrate(env)
-        with ThreadPoolExecutor(count) as pool:
-            started = [pool.submit(Server, **env) for _ in range(count)]
-            servers = [future.exception() or future.result() for future in started]
-        failed = [s for s in servers if isinstance(s, BaseException)]
-        if failed:
-            for server in servers:
-                if isinstance(server, Server):
-                    server.stop()
-            raise failed[0]
+        servers = start_servers(count, **env)
         self.servers: dict[str, Server] = dict(zip(server_names(count), servers, strict=True))
         try:
             self.balancer = Balancer([("127.0.0.1", s.port) for s in servers],

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
@@ -86,3 +87,18 @@ class Server:
         output = self.output()
         self.log.close()
         return output
+
+
+def start_servers(count: int, **env: object) -> list[Server]:
+    """``count`` servers with the same settings, started side by side (each start is mostly
+    Python importing the lounge); if any fails, the others are stopped and its error raised."""
+    with ThreadPoolExecutor(count) as pool:
+        started = [pool.submit(Server, **env) for _ in range(count)]
+        servers = [future.exception() or future.result() for future in started]
+    failed = [s for s in servers if isinstance(s, BaseException)]
+    if failed:
+        for server in servers:
+            if isinstance(server, Server):
+                server.stop()
+        raise failed[0]
+    return servers  # type: ignore[return-value]
