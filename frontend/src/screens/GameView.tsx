@@ -135,7 +135,9 @@ export function GameView(props: GameViewProps): ReactElement {
   useEffect(() => setError(null), [version]);
   // The lobby may have been scrolled (down to its Start button, on a phone): the table opens at
   // its top, where the turn line and the player's own hand are.
-  useEffect(() => window.scrollTo?.(0, 0), []);
+  useEffect(() => {
+    window.scrollTo?.(0, 0);
+  }, []);
 
   const isHost = room.host === userId;
   // A player's cards the person beside them must not see: until the game's facts arrive, assume some.
