@@ -133,7 +133,7 @@ def _join_cluster(config: Config, sockets: LoungeSockets, bus: ClusterBus, loung
     if not isinstance(store, SqlRoomStore):
         raise ValueError("cluster mode needs a PostgreSQL DATABASE_URL")
     node_id = bus.own.rsplit(":", 1)[1]
-    store.lease(node_id, config.LEASE_SECONDS)
+    store.lease(node_id)
     sockets.node = node_id
     directory = Directory(bus, config.CLUSTER_NAME)
     service = LoungeService(lounge, ClusterNotifier(node_id, sockets, bus, directory), runtime,

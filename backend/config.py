@@ -64,7 +64,7 @@ class Config:
     HOUSEKEEPING_SECONDS: float = 600.0
     REDIS_URL: str = ""  # set: cluster mode (several processes on Redis and PostgreSQL)
     CLUSTER_NAME: str = "lounge"  # namespaces Redis channels and keys: one per lounge
-    LEASE_SECONDS: float = 5.0  # how long a process owns its rooms without renewing
+    LEASE_SECONDS: float = 5.0  # how long a process keeps its rooms after its last heartbeat
     FORWARD_SECONDS: float = 5.0  # how long an event may take to reach its room's owner
     # A room whose connections are all on one other process moves there (its moves then
     # cross no process); off, a room stays where it is until its owner stops or dies

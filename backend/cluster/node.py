@@ -7,9 +7,10 @@ owner of its room.
   remembers rather than running it twice. An owner that stopped answering is looked up again
   (its rooms may have moved), and an event that cannot reach an owner in time is answered
   ``internal`` ("try again"); the owner runs nothing that arrives after that time.
-- **Leases** (:meth:`ClusterNode.tick`, every fifth of ``LEASE_SECONDS``): renew this
-  process's leases, forget the rooms it lost, claim rooms whose lease ran out (their owner
-  died), and detach connections whose process died. A claimed room is rebuilt from the
+- **Leases** (:meth:`ClusterNode.tick`, every fifth of ``LEASE_SECONDS``): this process's
+  heartbeat (which keeps all its leases), forget the rooms it lost, take up rooms handed to it
+  unannounced, claim rooms whose owner died or let them go, and detach connections whose
+  process died. A claimed room is rebuilt from the
   database by the restart recovery (:meth:`~backend.service.LoungeService.resume`), and every
   process re-attaches its connections in that room to the new owner.
 - **Following the players** (:meth:`ClusterNode.follow_players`, after a join, leave or
@@ -30,7 +31,7 @@ import uuid
 from collections import OrderedDict
 
 from ..errors import LoungeError
-from ..rooms import CODE_LENGTH
+from ..rooms import CODE_LENGTH, Room
 from ..service import Caller, LoungeService
 from ..sockets import LoungeSockets
 from .bus import BusDown, ClusterBus
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 ATTEMPT_SECONDS = 1.0  # how long to wait for an owner's answer before asking again
 RETRY_PAUSE = 0.05
 REMEMBERED = 10_000  # answers kept for retries, and owners remembered
-SAFETY_SECONDS = 1.0  # a lease is trusted locally until this long before it runs out
+SAFETY_SECONDS = 1.0  # leases are trusted locally until this long before the heartbeat runs out
 DEAD_SWEEP_TICKS = 3
 DRAIN_SECONDS = 1.5  # a stopping process's wait for the balancer to see it go (1 s here)
 MOVED = {"moved": 1}
@@ -86,6 +87,8 @@ class ClusterNode:
         self.valid_until = 0.0
         self.stopping = False
         self.ticks = 0
+        self.adopting: set[str] = set()  # rooms being taken up just now
+        self.unheard: dict[str, int] = {}  # leased here, not run here, at the last heartbeat
 
     @property
     def epochs(self) -> dict[str, int]:
@@ -176,7 +179,7 @@ class ClusterNode:
 
     def owner_of(self, room_id: str, name: str) -> str | None:
         """Which process runs the room: this one if it holds it, the lease's holder
-        otherwise; a room whose lease ran out is claimed here and now."""
+        otherwise; a room whose lease is free (its owner died) is claimed here and now."""
         if room_id in self.epochs:
             return self.node
         if room_id in self.owners:
@@ -198,8 +201,8 @@ class ClusterNode:
         return lease.node
 
     def holds(self, room_id: str | None) -> bool:
-        """Whether this process may run the room now: it holds its lease, and renewed it
-        recently enough to be sure nobody else can have claimed it."""
+        """Whether this process may run the room now: it holds its lease, and its heartbeat
+        went through recently enough to be sure nobody else can have claimed it."""
         return room_id in self.epochs and time.monotonic() < self.valid_until
 
     def run(self, name: str, caller: Caller, data: dict) -> dict:
@@ -325,21 +328,33 @@ class ClusterNode:
                 log.exception("renewing the leases failed")
 
     def tick(self) -> None:
-        """Renew this process's leases, let go of lost rooms, claim abandoned ones, and
-        detach the connections of processes that died."""
+        """Beat this process's heartbeat, let go of lost rooms, take up unannounced ones,
+        claim abandoned ones, and detach the connections of processes that died."""
         started = time.monotonic()
         before = dict(self.epochs)
-        held = self.leases.renew(list(before))
+        held = self.leases.renew()
         self.valid_until = started + self.config.LEASE_SECONDS - SAFETY_SECONDS
         for room_id, epoch in before.items():
             if held.get(room_id) != epoch and self.epochs.get(room_id) == epoch:
                 log.warning("room %s: its lease was lost", room_id)
                 self.lose(room_id)
         if not self.stopping:
+            self._take_unheard({r: e for r, e in held.items() if r not in before})
             self._claim(None)
         self.ticks += 1
         if self.ticks % DEAD_SWEEP_TICKS == 0:
             self.detach_dead(self.leases.dead_nodes())
+
+    def _take_unheard(self, unheard: dict[str, int]) -> None:
+        """Rooms leased to this process that it does not run: those seen at two heartbeats in
+        a row (not a room being opened or adopted just now) were handed to it by a message
+        that never came, and are taken up."""
+        missed = {r: e for r, e in unheard.items()
+                  if self.unheard.get(r) == e and r not in self.epochs}
+        self.unheard = unheard
+        if missed:
+            log.warning("taking up %d rooms handed to this process unannounced", len(missed))
+            self.adopt(missed)
 
     def _claim(self, ids: list[str] | None) -> None:
         claimed = self.leases.claim(ids)
@@ -349,13 +364,15 @@ class ClusterNode:
     def adopt(self, claimed: dict[str, int]) -> None:
         """Rooms just claimed: rebuilt from the database, their grace periods and bots
         started, and every process told to re-attach its connections."""
-        for room_id in claimed:
-            self.lose(room_id)  # a copy from an earlier ownership must never act again
-        rooms = self.store.load(self.service.lounge.hard_seconds, ids=list(claimed))
-        self.epochs.update({room.id: claimed[room.id] for room in rooms})  # held once loaded
-        missing = set(claimed) - {room.id for room in rooms}
-        if missing:
-            self.leases.drop_orphans(list(missing))
+        claimed = {r: e for r, e in claimed.items()  # a room is taken up once per epoch
+                   if r not in self.adopting and self.epochs.get(r) != e}
+        if not claimed:
+            return
+        self.adopting.update(claimed)
+        try:
+            rooms = self._load(claimed)
+        finally:
+            self.adopting.difference_update(claimed)
         for room in rooms:
             with room.lock:
                 self.service.resume(room)
@@ -364,14 +381,24 @@ class ClusterNode:
         if rooms:
             self.bus.to_all({"k": "moved", "rooms": [r.id for r in rooms], "owner": self.node})
 
+    def _load(self, claimed: dict[str, int]) -> list[Room]:
+        for room_id in claimed:
+            self.lose(room_id)  # a copy from an earlier ownership must never act again
+        rooms = self.store.load(self.service.lounge.hard_seconds, ids=list(claimed))
+        self.epochs.update({room.id: claimed[room.id] for room in rooms})  # held once loaded
+        missing = set(claimed) - {room.id for room in rooms}
+        if missing:
+            self.leases.drop_orphans(list(missing))
+        return rooms
+
     def _pass_on(self, given: dict[str, int]) -> None:
         """Rooms handed to this process while it stops: released at once for the others to
-        claim, rather than left until their leases run out."""
+        claim, rather than left until this process leaves."""
         self.release(list(given))
 
     def release(self, ids: list[str]) -> None:
         """Give rooms up for the other processes to claim at once (should that fail, they
-        move when their leases run out)."""
+        move when this process's heartbeat stops)."""
         try:
             self.leases.release(ids)
             self.bus.to_all({"k": "released", "rooms": ids})
@@ -398,7 +425,7 @@ class ClusterNode:
     def follow_players(self, room_id: str) -> None:
         """If every connection in the room is on one other process, hand the room to it: the
         lease goes straight to that process (a new epoch), which is told to take it. Should
-        the message be lost, the lease runs out unrenewed and the room is claimed as usual."""
+        the message be lost, that process finds the lease at its next heartbeats."""
         room = self.store.get(room_id)
         if room is None or self.stopping or not self.holds(room_id):
             return
@@ -413,7 +440,7 @@ class ClusterNode:
             given = self.leases.give(room_id, epoch, to)
         except Exception:
             log.exception("room %s: handing it to %s failed", room_id, to)
-            return  # the lease runs out: claimed by whoever comes first
+            return  # still leased here: taken up again at the next heartbeats
         if given is None:
             return
         self.owners[room_id] = to

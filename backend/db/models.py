@@ -104,8 +104,10 @@ class ChatRow(Base):
 
 
 class RoomLease(Base):
-    """Cluster mode: which process owns a room, until when, and the epoch (fencing token) of
-    that ownership. Every save of the room checks the epoch (``lounge_fence``)."""
+    """Cluster mode: which process owns a room, and the epoch (fencing token) of that
+    ownership; ``expires`` is ``infinity`` while the owner holds it (its heartbeat in
+    ``lounge_nodes`` keeps it), in the past once released. Every save of the room checks the
+    epoch (``lounge_fence``)."""
 
     __tablename__ = "room_leases"
     room_id: Mapped[str] = mapped_column(ID, primary_key=True)

@@ -134,7 +134,7 @@ def _statements() -> dict[str, Callable[[Any], Any]]:
 # room's (see the migration 0002), and a new room is leased to its creator in its first save.
 FENCE = text("SELECT lounge_fence(:room, :epoch)")
 NEW_LEASE = text("INSERT INTO room_leases (room_id, owner, epoch, expires) "
-                 "VALUES (:room, :owner, :epoch, now() + make_interval(secs => :seconds))")
+                 "VALUES (:room, :owner, :epoch, 'infinity')")  # held while its owner lives
 WRITES = _statements()
 PURGE_LOCK = 0x6C6F756E6766  # the advisory lock of housekeeping's purge
 

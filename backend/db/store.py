@@ -40,9 +40,9 @@ class SqlRoomStore:
         self._saved: dict[str, Saved] = {}
         self.leases: Leasing | None = None  # cluster mode: the rooms' lease epochs
 
-    def lease(self, owner: str, seconds: float) -> None:
+    def lease(self, owner: str) -> None:
         """Cluster mode: every room this store saves is leased; its writes are fenced."""
-        self.leases = Leasing(owner, seconds)
+        self.leases = Leasing(owner)
 
     def last_active(self, room_id: str) -> int | None:
         """When the room last changed (milliseconds), as far as the database knows."""
@@ -194,11 +194,10 @@ def _nothing() -> None:
 
 @dataclass
 class Leasing:
-    """Cluster mode: this process's name as a lease owner, how long a new lease lasts, and the
-    epoch of each room it holds."""
+    """Cluster mode: this process's name as a lease owner, and the epoch of each room it
+    holds."""
 
     owner: str
-    seconds: float
     epochs: dict[str, int] = field(default_factory=dict)
 
 
@@ -241,8 +240,7 @@ def _plan_lease(writes: Writes, room: Room, saved: Saved | None, leases: Leasing
     """A new room's lease (its creator holds it once the save commits), or the fence of a
     leased one (which runs before the other writes: see WRITES)."""
     if saved is None and room.id not in leases.epochs:
-        writes.add("lease", {"room": room.id, "owner": leases.owner, "epoch": 1,
-                             "seconds": leases.seconds})
+        writes.add("lease", {"room": room.id, "owner": leases.owner, "epoch": 1})
     else:
         writes.add("fence", {"room": room.id, "epoch": leases.epochs.get(room.id, -1)})
 

@@ -115,6 +115,18 @@ def behind_balancer(count: int = 2, by_room: bool = True,
     for name, output in outputs.items():
         assert "Traceback" not in output, f"{name}: {output[-4000:]}"
 
+def wait_until(check, seconds: float, step: float = 0.02):
+    """The first true value of ``check()``; fails after ``seconds`` (with the last value)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {value!r}")
+        time.sleep(step)
+
+
 def connect(url: str, session: dict | None = None) -> Player:
     """A connected player on one process."""
     return Player(url, session).connect()

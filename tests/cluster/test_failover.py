@@ -1,7 +1,8 @@
 """Processes that die, stop on purpose or stall: nothing acknowledged is lost, the game goes on.
 
-The clusters here renew leases every 0.4 s and let one run out after 2 s (LEASE_SECONDS=2),
-so that a takeover happens within the tests' patience; the default is 5 s."""
+The processes here beat their heartbeat every 0.4 s and are taken for dead 2 s after the last
+one (LEASE_SECONDS=2), so that a takeover happens within the tests' patience; the default is
+5 s."""
 
 from __future__ import annotations
 
@@ -12,20 +13,18 @@ import pytest
 
 from tests.server.harness import start_game
 
-from .nodes import assert_kept, connect, contiguous, hosted, match_log, play, versions
+from .nodes import (
+    assert_kept,
+    connect,
+    contiguous,
+    hosted,
+    match_log,
+    play,
+    versions,
+    wait_until,
+)
 
 GAMES = ["tic-tac-toe", "nine-locks", "slapjack", "poker99"]
-
-
-def wait_until(check, seconds: float, step: float = 0.02):
-    """The first true value of ``check()``; fails after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"not within {seconds} s")
 
 
 @pytest.mark.parametrize("game", GAMES)

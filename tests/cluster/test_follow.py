@@ -28,18 +28,10 @@ from .nodes import (
     match_log,
     play,
     versions,
+    wait_until,
 )
 
 FOLLOW = {"FOLLOW_PLAYERS": 1}
-
-
-def wait_until(check, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def test_a_room_opened_on_one_process_moves_to_where_its_players_are(cluster_of):
