@@ -325,7 +325,7 @@ class ClusterNode:
             try:
                 self.tick()
             except Exception:
-                log.exception("renewing the leases failed")
+                log.exception("the heartbeat failed")
 
     def tick(self) -> None:
         """Beat this process's heartbeat, let go of lost rooms, take up unannounced ones,
@@ -382,6 +382,7 @@ class ClusterNode:
             self.bus.to_all({"k": "moved", "rooms": [r.id for r in rooms], "owner": self.node})
 
     def _load(self, claimed: dict[str, int]) -> list[Room]:
+        """The claimed rooms, rebuilt from the database and held from now on."""
         for room_id in claimed:
             self.lose(room_id)  # a copy from an earlier ownership must never act again
         rooms = self.store.load(self.service.lounge.hard_seconds, ids=list(claimed))
