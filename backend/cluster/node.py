@@ -10,9 +10,9 @@ owner of its room.
 - **Leases** (:meth:`ClusterNode.tick`, every fifth of ``LEASE_SECONDS``): this process's
   heartbeat (which keeps all its leases), forget the rooms it lost, take up rooms handed to it
   unannounced, claim rooms whose owner died or let them go, and detach connections whose
-  process died. A claimed room is rebuilt from the
-  database by the restart recovery (:meth:`~backend.service.LoungeService.resume`), and every
-  process re-attaches its connections in that room to the new owner.
+  process died. A claimed room is rebuilt from the database by the restart recovery
+  (:meth:`~backend.service.LoungeService.resume`), and every process re-attaches its
+  connections in that room to the new owner.
 - **Following the players** (:meth:`ClusterNode.follow_players`, after a join, leave or
   disconnect): a room whose connections are all on one other process is handed to that
   process, so that its moves cross no process (``FOLLOW_PLAYERS``; the balancer of ``lounge
