@@ -404,8 +404,8 @@ class ClusterNode:
             self.leases.release(ids)
             self.bus.to_all({"k": "released", "rooms": ids})
         except Exception:
-            log.exception("releasing %d rooms failed: they move when their leases run out",
-                          len(ids))
+            log.exception("releasing %d rooms failed: they move when this process's heartbeat "
+                          "stops", len(ids))
 
     def lose(self, room_id: str) -> None:
         """This process no longer owns the room: its copy stops (timers and bots with it)."""
