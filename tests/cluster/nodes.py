@@ -90,7 +90,6 @@ class Cluster:
         return outputs
 
 
-
 @contextmanager
 def behind_balancer(count: int = 2, by_room: bool = True,
                     **env: object) -> Iterator[tuple[Balanced, Schema]]:
@@ -115,7 +114,8 @@ def behind_balancer(count: int = 2, by_room: bool = True,
     for name, output in outputs.items():
         assert "Traceback" not in output, f"{name}: {output[-4000:]}"
 
-def wait_until(check, seconds: float, step: float = 0.02):
+
+def wait_until(check, seconds: float, step: float = 0.02, what: str = "the condition"):
     """The first true value of ``check()``; fails after ``seconds`` (with the last value)."""
     deadline = time.monotonic() + seconds
     while True:
@@ -123,7 +123,7 @@ def wait_until(check, seconds: float, step: float = 0.02):
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"not within {seconds} s: {value!r}")
+            raise AssertionError(f"{what} not within {seconds} s: {value!r}")
         time.sleep(step)
 
 

@@ -28,6 +28,8 @@ from tests.balancer import Balanced, BalancedPlayer
 from tests.live_server import LOUNGE, REPO
 from tests.server.harness import TIMEOUT
 
+from .nodes import wait_until
+
 pytestmark = pytest.mark.usefixtures("haproxy")
 
 
@@ -61,14 +63,6 @@ def connections(balanced: Balanced) -> dict[str, int]:
     return {name: health["connections"] for name, health in balanced.health().items()}
 
 
-def wait_until(check, seconds: float = TIMEOUT, what: str = "a condition"):
-    deadline = time.monotonic() + seconds
-    while not (value := check()):
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-    return value
-
-
 def chat_round_trip(player: BalancedPlayer, text: str) -> None:
     """A chat message acknowledged, and its event back on this player's connection."""
     before = len(player.received("chat"))
@@ -92,7 +86,8 @@ def test_long_polling_sessions_stick_to_one_process_and_spread_over_both(pair, p
             chat_round_trip(player, f"turn {turn}")
     placed = Counter(player.backend for player in polling)
     assert set(placed) == {"p1", "p2"}, placed
-    wait_until(lambda: connections(pair) == placed, what=f"connection counts {dict(placed)}")
+    wait_until(lambda: connections(pair) == placed, TIMEOUT,
+               what=f"connection counts {dict(placed)}")
 
 
 def test_a_poll_that_reaches_another_process_is_refused(pair):

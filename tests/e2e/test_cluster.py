@@ -29,7 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from backend.balancer import COOKIE, HEADER, haproxy_path
 from tests.balancer import Balanced
-from tests.cluster.nodes import REDIS, behind_balancer
+from tests.cluster.nodes import REDIS, behind_balancer, wait_until
 
 from .conftest import DESKTOP, DIST
 from .helpers import (
@@ -43,6 +43,7 @@ from .helpers import (
 )
 
 WAIT_MS = 15_000  # the longest any one step may take, a takeover included
+POLL = 0.1  # seconds between two looks at the processes' health
 # Counts the times the "reconnecting" banner appeared, however briefly it stayed.
 COUNT_LOSSES_JS = """
 window.__losses = 0;
@@ -129,14 +130,6 @@ def online(page: Page) -> None:
     expect(page.get_by_role("textbox", name="Message")).to_be_enabled(timeout=WAIT_MS)
 
 
-def wait_for(check, seconds: float, what: str) -> None:
-    """Poll ``check()`` until it is true; fail with ``what`` after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.1)
-
-
 def same_table(pages: list[Page]) -> str:
     """Wait until every page shows the same version of the table; that version."""
     seen: list[str | None] = []
@@ -145,7 +138,7 @@ def same_table(pages: list[Page]) -> str:
         seen[:] = [p.get_by_test_id("table").get_attribute("data-version") for p in pages]
         return seen[0] is not None and len(set(seen)) == 1
 
-    wait_for(agree, WAIT_MS / 1000, f"the tables never agreed: {seen}")
+    wait_until(agree, WAIT_MS / 1000, POLL, what=f"the tables never agreed: {seen}")
     return str(seen[0])
 
 
@@ -164,8 +157,8 @@ def test_nine_locks_through_the_balancer_survives_a_killed_owner(
         join_by_code(grace, "Grace", code)
         join_by_code(linus, "Linus", code)
         assert [served_by(p) for p in pages] == ["p1", "p2", "p1"]
-        wait_for(lambda: connections(cluster) == {"p1": 2, "p2": 1}, 10,
-                 f"the sockets are not spread as the cookies say: {connections(cluster)}")
+        wait_until(lambda: connections(cluster) == {"p1": 2, "p2": 1}, 10, POLL,
+                   what=f"the sockets are not spread as the cookies say: {connections(cluster)}")
 
         send_chat(grace, "before the crash")
         for page in (grace, linus):
@@ -204,8 +197,8 @@ def test_nine_locks_through_the_balancer_survives_a_killed_owner(
         linus.reload()
         online(linus)
         assert served_by(linus) == "p1"
-        wait_for(lambda: connections(cluster) == {"p1": 1, "p2": 2}, 10,
-                 f"Linus is not back on p1: {connections(cluster)}")
+        wait_until(lambda: connections(cluster) == {"p1": 1, "p2": 2}, 10, POLL,
+                   what=f"Linus is not back on p1: {connections(cluster)}")
         same_table(pages)
 
         # p2 (the owner now) stops on purpose: it hands the room over to p1 and closes its
@@ -215,8 +208,8 @@ def test_nine_locks_through_the_balancer_survives_a_killed_owner(
         stopped = time.monotonic()
         cluster.servers["p2"].process.send_signal(signal.SIGTERM)
         cluster.servers["p2"].process.wait(10)  # it exits once it has handed over
-        wait_for(lambda: connections(cluster, ("p1",)) == {"p1": 3}, 10,
-                 f"not everyone is on p1: {connections(cluster, ('p1',))}")
+        wait_until(lambda: connections(cluster, ("p1",)) == {"p1": 3}, 10, POLL,
+                   what=f"not everyone is on p1: {connections(cluster, ('p1',))}")
         for page in pages:
             online(page)
         back = time.monotonic() - stopped
@@ -260,11 +253,12 @@ def test_two_browsers_pinned_to_different_processes_meet_where_their_room_is(
         grace = tab(browser, balanced.url, "p2", contexts, errors)
         join_by_code(grace, "Grace", code)
         assert [served_by(p) for p in (ada, grace)] == ["p1", "p2"]
-        wait_for(lambda: sorted(connections(balanced).values()) == [0, 2], 10,
-                 f"the room's connections are not on one process: {connections(balanced)}")
+        wait_until(lambda: sorted(connections(balanced).values()) == [0, 2], 10, POLL,
+                   what=f"the room's connections are not on one process: {connections(balanced)}")
         here = next(name for name, count in connections(balanced).items() if count == 2)
-        wait_for(lambda: owned(balanced) == {here: 1, ({"p1", "p2"} - {here}).pop(): 0}, 10,
-                 f"the room is not owned where its players are ({here}): {owned(balanced)}")
+        there = ({"p1", "p2"} - {here}).pop()
+        wait_until(lambda: owned(balanced) == {here: 1, there: 0}, 10, POLL,
+                   what=f"the room is not owned where its players are ({here}): {owned(balanced)}")
         ready_and_start(ada, grace)
         play_until_result([ada, grace], max_seconds=45)
         for page in (ada, grace):
