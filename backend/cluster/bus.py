@@ -8,6 +8,11 @@ per process and one for everyone, on the same subscription.
   no replies, so a message costs one write shared with the others queued beside it; one that
   cannot be sent is counted and logged (the stock manager logs and drops it);
 - a forwarded event is refused with :class:`BusDown` at once while Redis is out of reach;
+- the subscription and the outbox are plain sockets (:mod:`backend.cluster.link`) that the
+  bus reads and writes itself (:mod:`backend.cluster.resp`): the listener takes in everything
+  that has arrived in one ``recv``, where redis-py's pub/sub read one message per call through
+  several layers, about a third of a relaying process's work on a split move; redis-py is left
+  the room directory's commands;
 - the listener reads without a timeout (a poll with one costs more than the message), and a
   watchdog posts a heartbeat to this process's own channel every second: when nothing at all
   has arrived for a few seconds (a half-open socket) it drops the subscription; the listener
@@ -22,6 +27,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
+import ssl
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -29,17 +36,21 @@ from typing import Any
 import orjson
 import socketio
 
+from .link import open_connection
+from .resp import Replies, pack, pack_all
+
 log = logging.getLogger(__name__)
 REDIS_OPTIONS = {"socket_timeout": 2.0, "socket_connect_timeout": 2.0,
                  "health_check_interval": 5, "retry_on_timeout": False}
 HEARTBEAT_SECONDS = 1.0
 SILENT_SECONDS = 3.5  # heard nothing, not even our own heartbeats, for this long: drop it
-LISTENER_OPTIONS = {**REDIS_OPTIONS, "socket_timeout": None, "health_check_interval": 0}
 POOL_SIZE = 64  # Redis connections a process may hold for commands (the room directory)
 POOL_WAIT_SECONDS = 2.0  # how long a command waits for a free one
 RETRY_SECONDS = 0.5
 HEARTBEAT = b"{}"
 BATCH = 256  # messages written at once by the outbox, at most
+READ_BYTES = 256 * 1024  # what the listener takes in at once, at most
+SUBSCRIBED = 3  # the subscription's channels: Socket.IO's, this process's, everyone's
 
 
 class BusDown(Exception):
@@ -131,28 +142,37 @@ class ClusterBus(socketio.RedisManager):
 
     # -- listening ---------------------------------------------------------------------------
 
-    def _redis_listen_with_retries(self) -> Iterator[dict]:
-        # Its own client and subscription: a publisher that reconnects replaces self.redis.
+    def _messages(self) -> Iterator[tuple[bytes, bytes]]:
+        """(channel, data) of every message on this process's three channels, for ever: a
+        subscription of its own (a publisher that reconnects replaces self.redis), read a
+        whole ``recv`` at a time (see :mod:`backend.cluster.resp`), made again within
+        RETRY_SECONDS of losing it."""
         while True:
-            pubsub = None
+            sock = None
             try:
-                client = self._get_redis_module().Redis.from_url(self.redis_url,
-                                                                 **LISTENER_OPTIONS)
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(self.channel, self.own, self.everyone)
-                self.subscription, self.heard_at, self.up = pubsub, time.monotonic(), True
+                sock = open_connection(self.redis_url, None)
+                sock.sendall(pack("SUBSCRIBE", self.channel, self.own, self.everyone))
+                self.subscription, self.heard_at = sock, time.monotonic()
+                replies, subscribed = Replies(), 0
                 while True:
-                    message = pubsub.get_message(timeout=None)
-                    if message is not None:
-                        self.heard_at = time.monotonic()
-                        yield message
+                    data = sock.recv(READ_BYTES)
+                    if not data:
+                        raise ConnectionError("Redis closed the subscription")
+                    self.heard_at = time.monotonic()
+                    for reply in replies.feed(data):
+                        kind = _push_kind(reply)
+                        if kind == b"message":
+                            yield reply[1], reply[2]
+                        elif kind == b"subscribe":
+                            subscribed += 1
+                            self.up = subscribed == SUBSCRIBED
             except Exception as exc:
                 if self.up:
                     log.error("Redis: the subscription was lost (%s); reconnecting", exc)
                 self.up = False
-                if pubsub is not None:
+                if sock is not None:
                     with contextlib.suppress(Exception):
-                        pubsub.close()
+                        sock.close()
                 time.sleep(RETRY_SECONDS)
 
     def _watch(self) -> None:
@@ -162,7 +182,7 @@ class ClusterBus(socketio.RedisManager):
             slept = time.monotonic()
             time.sleep(HEARTBEAT_SECONDS)
             self.outbox.post(self.own, HEARTBEAT)
-            pubsub, now = self.subscription, time.monotonic()
+            subscription, now = self.subscription, time.monotonic()
             if now - slept > 2 * HEARTBEAT_SECONDS:
                 continue  # this process was too busy to run anything: so was the listener
             if self.up and now - self.heard_at > SILENT_SECONDS:
@@ -170,22 +190,19 @@ class ClusterBus(socketio.RedisManager):
                           "reconnecting", SILENT_SECONDS)
                 self.outbox.stale = True  # the heartbeat went out on it: it may be the dead one
                 with contextlib.suppress(Exception):
-                    pubsub.connection.disconnect()  # the blocked read fails, and reconnects
+                    subscription.shutdown(socket.SHUT_RDWR)  # the blocked read ends, and reconnects
 
     def _listen(self) -> Iterator[bytes]:
         ours = {self.own.encode(), self.everyone.encode()}
         queue = self.channel.encode()
-        for message in self._redis_listen_with_retries():
-            if message.get("type") != "message":
-                continue
-            channel = message["channel"]
+        for channel, data in self._messages():
             if channel == queue:
-                yield message["data"]
-            elif message["data"] == HEARTBEAT:
+                yield data
+            elif data == HEARTBEAT:
                 continue
             elif channel in ours:
                 try:
-                    self.on_message(channel.decode(), orjson.loads(message["data"]))
+                    self.on_message(channel.decode(), orjson.loads(data))
                 except Exception:
                     log.exception("a cluster message could not be handled")
 
@@ -197,11 +214,8 @@ class Outbox:
     queued while one write goes out leave together in the next, in the order they were posted."""
 
     def __init__(self, url: str, queue: Any) -> None:
-        import redis
-
-        options = {**REDIS_OPTIONS, "health_check_interval": 0}  # a PING would get no answer
-        self.pool = redis.ConnectionPool.from_url(url, **options)
-        self.connection: Any = None
+        self.url = url
+        self.sock: Any = None
         self.queue = queue
         self.lost = 0
         self.up = True  # whether the last write went out (for the logs)
@@ -226,11 +240,10 @@ class Outbox:
     def write(self, batch: list[tuple]) -> None:
         """Send the commands in one write (a second try on a new connection); counted as
         lost if that fails too."""
+        data = pack_all(batch)
         for attempt in (1, 2):
             try:
-                connection = self._connection()
-                connection.send_packed_command(connection.pack_commands(batch),
-                                               check_health=False)
+                self._connection().sendall(data)
                 if not self.up:
                     log.info("Redis: the outbox is connected again")
                 self.up = True
@@ -247,20 +260,37 @@ class Outbox:
         if self.stale:
             self.stale = False
             self._drop()
-        connection = self.connection
-        # Nothing ever comes back on this connection but the end of it: a socket that has
-        # something to read was closed by Redis (a restart), and a write now would be lost.
-        if connection is not None and connection.can_read(timeout=0):
+        if self.sock is not None and _closed(self.sock):
             raise ConnectionError("Redis closed the outbox's connection")
-        if connection is None:
-            connection = self.pool.make_connection()
-            connection.connect()
-            connection.send_command("CLIENT", "REPLY", "OFF", check_health=False)
-            self.connection = connection
-        return connection
+        if self.sock is None:
+            sock = open_connection(self.url, REDIS_OPTIONS["socket_timeout"])
+            sock.sendall(pack("CLIENT", "REPLY", "OFF"))
+            self.sock = sock
+        return self.sock
 
     def _drop(self) -> None:
-        if self.connection is not None:
+        if self.sock is not None:
             with contextlib.suppress(Exception):
-                self.connection.disconnect()
-        self.connection = None
+                self.sock.close()
+        self.sock = None
+
+
+def _closed(sock: Any) -> bool:
+    """Whether Redis has closed a connection it never answers on (a restart): a write now
+    would be lost. Nothing ever comes back on it but the end of it."""
+    sock.settimeout(0.0)
+    try:
+        return sock.recv(1) == b""  # only the end, or an error, can be read
+    except (BlockingIOError, ssl.SSLWantReadError, TimeoutError):
+        return False
+    except OSError:
+        return True
+    finally:
+        sock.settimeout(REDIS_OPTIONS["socket_timeout"])
+
+
+def _push_kind(reply: object) -> bytes | None:
+    """``message``, ``subscribe``... for a pub/sub push; None for anything else."""
+    if isinstance(reply, list) and len(reply) == 3 and isinstance(reply[0], bytes):
+        return reply[0]
+    return None

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 import redis
@@ -15,24 +16,38 @@ import redis
 from tests.live_server import LOUNGE, REPO, free_port
 from tests.server.harness import start_game
 
-from .nodes import FAST, call, connect, create, match_log, play
+from .nodes import FAST, call, connect, create, hosted, match_log, play
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
 class ThrowawayRedis:
-    """A redis-server of the test's own, on a free port, that keeps nothing on disk."""
+    """A redis-server of the test's own, on a free port, that keeps nothing on disk; with
+    ``tls_in`` (a folder for its self-signed certificate) it speaks only TLS, as a platform's
+    Redis add-on does, and with ``password`` it asks for one."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls_in: Path | None = None, password: str | None = None) -> None:
         self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.options = ["--port", str(self.port)]
+        if tls_in is not None:
+            cert, key = tls_in / "redis.crt", tls_in / "redis.key"
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                            "-keyout", str(key), "-out", str(cert), "-days", "1",
+                            "-subj", "/CN=redis.example"], check=True, capture_output=True)
+            self.options = ["--port", "0", "--tls-port", str(self.port), "--tls-cert-file",
+                            str(cert), "--tls-key-file", str(key), "--tls-auth-clients", "no"]
+        if password is not None:
+            self.options += ["--requirepass", password]
+        auth = f":{password}@" if password else ""
+        self.url = (f"rediss://{auth}127.0.0.1:{self.port}/0?ssl_cert_reqs=none" if tls_in
+                    else f"redis://{auth}127.0.0.1:{self.port}/0")
         self.start()
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+            [REDIS_SERVER, *self.options, "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -139,6 +154,27 @@ def test_redis_going_away_and_coming_back(cluster_of, own_redis):
     assert play([host, remote], seed=3) is not None
     for index in (0, 1):
         assert cluster.health(index)["cluster"]["redis"] is True
+
+
+def test_a_cluster_on_redis_over_tls_with_a_password(cluster_of, tmp_path):
+    """As on a platform whose Redis add-on gives a ``rediss://`` URL with a password and a
+    self-signed certificate: a game across processes, chat and the room list."""
+    if not shutil.which("redis-server") or not shutil.which("openssl"):
+        pytest.skip("redis-server or openssl is not installed")
+    server = ThrowawayRedis(tls_in=tmp_path, password="add-on-password")
+    try:
+        cluster = cluster_of(2, redis_url=server.url)
+        host, room = hosted(cluster, 0, 0, "nine-locks")
+        guest = connect(cluster.url(1))
+        players = start_game(room, host, [guest])
+        assert play(players, seed=5) is not None
+        guest.ok("chat", {"text": "over TLS"})
+        host.wait_for(lambda: (host.last("chat") or {}).get("text") == "over TLS")
+        for index in (0, 1):
+            assert cluster.health(index)["cluster"]["redis"] is True
+            assert cluster.health(index)["cluster"]["lost_messages"] == 0
+    finally:
+        server.stop()
 
 
 def test_a_cluster_needs_postgresql(tmp_path):
