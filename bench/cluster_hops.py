@@ -8,10 +8,12 @@
 - ``redis``: a message's round trip through Redis pub/sub between two processes: a publish of a
   state-sized JSON message and a listener that wakes the waiting sender with an event, as
   ``ClusterNode`` wakes a forwarded event's sender; with OS threads and with eventlet, each
-  in two ways: ``polled`` (a synchronous publish on a pooled connection, a listener polling
-  ``get_message(timeout=1.0)``: how the cluster first did it) and ``outbox`` (a connection with
-  ``CLIENT REPLY OFF`` that nothing is read from, a listener blocked in ``get_message(timeout=
-  None)``: how backend/cluster/bus.py does it now). Reported: the round trip (two publishes,
+  in three ways: ``polled`` (a synchronous publish on a pooled connection, a listener polling
+  ``get_message(timeout=1.0)``: how the cluster first did it), ``outbox`` (a redis-py
+  connection with ``CLIENT REPLY OFF`` that nothing is read from, a listener blocked in
+  ``get_message(timeout=None)``: how it did it next) and ``sockets`` (plain sockets the bus
+  reads and writes itself, backend/cluster/link.py and resp.py: how backend/cluster/bus.py
+  does it now). Reported: the round trip (two publishes,
   two deliveries), and each side's CPU per message handled (a receive and a publish).
 - ``pool``: 150 green threads publishing 20 messages each at once through a real
   ``ClusterBus`` (backend/cluster/bus.py), as the owner of many rooms does, with redis-py's
@@ -69,8 +71,41 @@ def replies_off(redis: object, options: dict) -> object:
     return Publisher()
 
 
+class OwnSockets:
+    """Both sides as backend/cluster/bus.py now has them: plain sockets that it reads and
+    writes itself (backend/cluster/link.py, backend/cluster/resp.py), the publisher with
+    replies off, the listener taking in whatever has arrived in one ``recv``."""
+
+    def __init__(self) -> None:
+        sys.path.insert(0, str(REPO))
+        from backend.cluster.link import open_connection
+        from backend.cluster.resp import Replies, pack
+
+        self.pack = pack
+        self.out = open_connection(REDIS, 2.0)
+        self.out.sendall(pack("CLIENT", "REPLY", "OFF"))
+        self.sub = open_connection(REDIS, None)
+        self.replies = Replies()
+        self.ready: list[bytes] = []
+
+    def publish(self, channel: str, payload: bytes) -> None:
+        self.out.sendall(self.pack("PUBLISH", channel, payload))
+
+    def subscribe(self, channel: str) -> None:
+        self.sub.sendall(self.pack("SUBSCRIBE", channel))
+
+    def get_message(self, timeout: object = None) -> dict:
+        while not self.ready:
+            self.ready = [r[2] for r in self.replies.feed(self.sub.recv(262144))
+                          if r[0] == b"message"]
+        return {"data": self.ready.pop(0)}
+
+
+WAYS = ("polled", "outbox", "sockets")
+
+
 def peer(role: str, green: bool, prefix: str, count: int, seconds: float,
-         outbox: bool = False) -> None:
+         way: str = "polled") -> None:
     """One side of the ping-pong: ``echo`` answers every message on ``<prefix>:in`` on
     ``<prefix>:out``; ``ping`` sends ``count`` messages one at a time and prints its figures."""
     if green:
@@ -82,11 +117,16 @@ def peer(role: str, green: bool, prefix: str, count: int, seconds: float,
 
     options = {"socket_timeout": 2.0, "socket_connect_timeout": 2.0,
                "health_check_interval": 5, "retry_on_timeout": False}
-    publisher = replies_off(redis, options) if outbox else redis.Redis.from_url(REDIS, **options)
-    listen_options = {**options, "socket_timeout": None, "health_check_interval": 0}
-    listener = redis.Redis.from_url(REDIS, **(listen_options if outbox else options)).pubsub(
-        ignore_subscribe_messages=True)
-    wait = None if outbox else 1.0
+    outbox = way == "outbox"
+    if way == "sockets":
+        publisher = listener = OwnSockets()
+    else:
+        publisher = replies_off(redis, options) if outbox else redis.Redis.from_url(
+            REDIS, **options)
+        listen_options = {**options, "socket_timeout": None, "health_check_interval": 0}
+        listener = redis.Redis.from_url(REDIS, **(listen_options if outbox else options)
+                                        ).pubsub(ignore_subscribe_messages=True)
+    wait = 1.0 if way == "polled" else None
     own, other = (f"{prefix}:in", f"{prefix}:out") if role == "echo" else (
         f"{prefix}:out", f"{prefix}:in")
     listener.subscribe(own)
@@ -160,12 +200,11 @@ def peer(role: str, green: bool, prefix: str, count: int, seconds: float,
     print(json.dumps({"trips": trips, "cpu": cpu}), flush=True)
 
 
-def redis_round_trips(green: bool, count: int, seconds: float, outbox: bool) -> dict:
+def redis_round_trips(green: bool, count: int, seconds: float, way: str) -> dict:
     """Ping-pong between two fresh processes; the figures."""
     prefix = f"lounge-hops-{os.getpid()}-{random.randrange(1 << 30)}"
     command = [str(PYTHON), __file__, "peer", "--prefix", prefix, "--count", str(count),
-               "--seconds", str(seconds)] + (["--green"] if green else []) + (
-               ["--outbox"] if outbox else [])
+               "--seconds", str(seconds), "--way", way] + (["--green"] if green else [])
     echo = subprocess.Popen([*command, "--role", "echo"], stdout=subprocess.PIPE, cwd=REPO)
     time.sleep(1.0)  # subscribed
     ping = subprocess.Popen([*command, "--role", "ping"], stdout=subprocess.PIPE, cwd=REPO)
@@ -181,8 +220,7 @@ def redis_round_trips(green: bool, count: int, seconds: float, outbox: bool) -> 
     e = json.loads(out_echo.decode().strip().splitlines()[-1])
     trips = sorted(p["trips"]) or [float("nan")]
     n = len(p["trips"])
-    return {"variant": ("eventlet" if green else "threads") + (", outbox" if outbox else
-                                                                ", polled"), "trips": n,
+    return {"variant": ("eventlet" if green else "threads") + ", " + way, "trips": n,
             "rtt_p50_us": trips[n // 2] * 1e6,
             "rtt_p99_us": trips[min(n - 1, int(n * 0.99))] * 1e6,
             "sender_cpu_us": p["cpu"] / max(1, n) * 1e6,
@@ -329,13 +367,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--role", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", help=argparse.SUPPRESS)
     parser.add_argument("--green", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--outbox", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--way", choices=WAYS, default="polled", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.seconds = max(0.5, min(args.seconds, 30.0))
     args.count = max(1, min(args.count, 100_000))
     args.runs = max(1, min(args.runs, 9))
     if args.what == "peer":
-        peer(args.role, args.green, args.prefix, args.count, args.seconds, args.outbox)
+        peer(args.role, args.green, args.prefix, args.count, args.seconds, args.way)
         return 0
     args.greenlets = max(1, min(args.greenlets, 1000))
     args.each = max(1, min(args.each, 1000))
@@ -351,8 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     for _run in range(args.runs):
         if args.what in ("all", "redis"):
             for green in (False, True):
-                for outbox in (False, True):
-                    row = redis_round_trips(green, args.count, args.seconds, outbox)
+                for way in WAYS:
+                    row = redis_round_trips(green, args.count, args.seconds, way)
                     results["redis"].append(row)
                     print(json.dumps(row), flush=True)
         if args.what in ("all", "fence"):
