@@ -96,7 +96,7 @@ class OwnSockets:
 
     def get_message(self, timeout: object = None) -> dict:
         while not self.ready:
-            self.ready = [r[2] for r in self.replies.feed(self.sub.recv(262144))
+            self.ready = [r[2] for r in self.replies.feed(self.sub.recv(65536))
                           if r[0] == b"message"]
         return {"data": self.ready.pop(0)}
 

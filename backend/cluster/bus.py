@@ -49,7 +49,7 @@ POOL_WAIT_SECONDS = 2.0  # how long a command waits for a free one
 RETRY_SECONDS = 0.5
 HEARTBEAT = b"{}"
 BATCH = 256  # messages written at once by the outbox, at most
-READ_BYTES = 256 * 1024  # what the listener takes in at once, at most
+READ_BYTES = 64 * 1024  # what the listener takes in at once (a larger buffer is mmapped a read)
 SUBSCRIBED = 3  # the subscription's channels: Socket.IO's, this process's, everyone's
 
 
