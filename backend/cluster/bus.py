@@ -37,7 +37,7 @@ import orjson
 import socketio
 
 from .link import open_connection
-from .resp import Replies, pack, pack_all
+from .resp import RedisError, Replies, pack, pack_all
 
 log = logging.getLogger(__name__)
 REDIS_OPTIONS = {"socket_timeout": 2.0, "socket_connect_timeout": 2.0,
@@ -143,10 +143,11 @@ class ClusterBus(socketio.RedisManager):
     # -- listening ---------------------------------------------------------------------------
 
     def _messages(self) -> Iterator[tuple[bytes, bytes]]:
-        """(channel, data) of every message on this process's three channels, for ever: a
-        subscription of its own (a publisher that reconnects replaces self.redis), read a
-        whole ``recv`` at a time (see :mod:`backend.cluster.resp`), made again within
-        RETRY_SECONDS of losing it."""
+        """(channel, data) of every message on this process's three channels, for ever, on a
+        connection of its own, read a whole ``recv`` at a time (see
+        :mod:`backend.cluster.resp`) and made again within RETRY_SECONDS of losing it. An error
+        reply (a wrong password, say) ends the connection too, and is logged once."""
+        refused = ""
         while True:
             sock = None
             try:
@@ -166,9 +167,14 @@ class ClusterBus(socketio.RedisManager):
                         elif kind == b"subscribe":
                             subscribed += 1
                             self.up = subscribed == SUBSCRIBED
+                        elif isinstance(reply, RedisError):
+                            raise reply
             except Exception as exc:
                 if self.up:
                     log.error("Redis: the subscription was lost (%s); reconnecting", exc)
+                elif isinstance(exc, RedisError) and str(exc) != refused:
+                    log.error("Redis refused the subscription: %s", exc)
+                    refused = str(exc)
                 self.up = False
                 if sock is not None:
                     with contextlib.suppress(Exception):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from backend.cluster.bus import RETRY_SECONDS, ClusterBus
 from tests.live_server import LOUNGE, REPO, free_port
 from tests.server.harness import start_game
 
@@ -116,6 +117,15 @@ def own_redis():
     server.stop()
 
 
+@pytest.fixture
+def own_redis_with_password():
+    if not shutil.which("redis-server"):
+        pytest.skip("redis-server is not installed")
+    server = ThrowawayRedis(password="right")
+    yield server
+    server.stop()
+
+
 def test_redis_going_away_and_coming_back(cluster_of, own_redis):
     cluster = cluster_of(2, redis_url=own_redis.url)
     alone = connect(cluster.url(0))  # a room whose players are all on its owner
@@ -175,6 +185,17 @@ def test_a_cluster_on_redis_over_tls_with_a_password(cluster_of, tmp_path):
             assert cluster.health(index)["cluster"]["lost_messages"] == 0
     finally:
         server.stop()
+
+
+def test_a_subscription_refused_by_redis_is_said_once(caplog, own_redis_with_password):
+    """A wrong password: the listener is not up, keeps trying, and says why once."""
+    url = own_redis_with_password.url.replace(":right@", ":wrong@")
+    bus = ClusterBus(url, "refused", "node", lambda *_: None)
+    threading.Thread(target=lambda: next(bus._listen(), None), daemon=True).start()
+    time.sleep(3 * RETRY_SECONDS + 0.3)
+    assert bus.up is False
+    said = [r.getMessage() for r in caplog.records if "refused the subscription" in r.getMessage()]
+    assert len(said) == 1 and "WRONGPASS" in said[0], said
 
 
 def test_a_cluster_needs_postgresql(tmp_path):
