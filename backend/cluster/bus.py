@@ -11,8 +11,8 @@ per process and one for everyone, on the same subscription.
 - the subscription and the outbox are plain sockets (:mod:`backend.cluster.link`) that the
   bus reads and writes itself (:mod:`backend.cluster.resp`): the listener takes in everything
   that has arrived in one ``recv``, where redis-py's pub/sub read one message per call through
-  several layers, about a third of a relaying process's work on a split move; redis-py is left
-  the room directory's commands;
+  several layers (a relaying process now spends about a fifth less on a split move); redis-py
+  is left the room directory's commands;
 - the listener reads without a timeout (a poll with one costs more than the message), and a
   watchdog posts a heartbeat to this process's own channel every second: when nothing at all
   has arrived for a few seconds (a half-open socket) it drops the subscription; the listener

@@ -2,9 +2,9 @@
 commands the outbox writes, and the replies and pushes the listener reads.
 
 redis-py reads a subscription one message per call, through its retry wrapper, its pub/sub
-layer and a parser that reads a line at a time: on a split move that was a third of the
-relaying process's work. Here one ``recv`` takes in whatever has arrived, and
-:class:`Replies` cuts every complete reply out of it at once.
+layer and a parser that reads a line at a time (with the sockets themselves, 29 % of the
+relaying process's samples on a split move). Here one ``recv`` takes in whatever has
+arrived, and :class:`Replies` cuts every complete reply out of it at once.
 """
 
 from __future__ import annotations
