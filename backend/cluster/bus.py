@@ -284,6 +284,7 @@ class Outbox:
 def _closed(sock: Any) -> bool:
     """Whether Redis has closed a connection it never answers on (a restart): a write now
     would be lost. Nothing ever comes back on it but the end of it."""
+    timeout = sock.gettimeout()
     sock.settimeout(0.0)
     try:
         return sock.recv(1) == b""  # only the end, or an error, can be read
@@ -292,7 +293,7 @@ def _closed(sock: Any) -> bool:
     except OSError:
         return True
     finally:
-        sock.settimeout(REDIS_OPTIONS["socket_timeout"])
+        sock.settimeout(timeout)
 
 
 def _push_kind(reply: object) -> bytes | None:
