@@ -109,21 +109,24 @@ class MutingProxy:
 
 
 @pytest.fixture
-def own_redis():
+def throwaway_redis():
+    """A factory of :class:`ThrowawayRedis` servers (its options), all stopped at the end."""
     if not shutil.which("redis-server"):
         pytest.skip("redis-server is not installed")
-    server = ThrowawayRedis()
-    yield server
-    server.stop()
+    made: list[ThrowawayRedis] = []
+
+    def make(**options: object) -> ThrowawayRedis:
+        made.append(ThrowawayRedis(**options))
+        return made[-1]
+
+    yield make
+    for server in made:
+        server.stop()
 
 
 @pytest.fixture
-def own_redis_with_password():
-    if not shutil.which("redis-server"):
-        pytest.skip("redis-server is not installed")
-    server = ThrowawayRedis(password="right")
-    yield server
-    server.stop()
+def own_redis(throwaway_redis):
+    return throwaway_redis()
 
 
 def test_redis_going_away_and_coming_back(cluster_of, own_redis):
@@ -166,30 +169,27 @@ def test_redis_going_away_and_coming_back(cluster_of, own_redis):
         assert cluster.health(index)["cluster"]["redis"] is True
 
 
-def test_a_cluster_on_redis_over_tls_with_a_password(cluster_of, tmp_path):
+def test_a_cluster_on_redis_over_tls_with_a_password(cluster_of, throwaway_redis, tmp_path):
     """As on a platform whose Redis add-on gives a ``rediss://`` URL with a password and a
-    self-signed certificate: a game across processes, chat and the room list."""
-    if not shutil.which("redis-server") or not shutil.which("openssl"):
-        pytest.skip("redis-server or openssl is not installed")
-    server = ThrowawayRedis(tls_in=tmp_path, password="add-on-password")
-    try:
-        cluster = cluster_of(2, redis_url=server.url)
-        host, room = hosted(cluster, 0, 0, "nine-locks")
-        guest = connect(cluster.url(1))
-        players = start_game(room, host, [guest])
-        assert play(players, seed=5) is not None
-        guest.ok("chat", {"text": "over TLS"})
-        host.wait_for(lambda: (host.last("chat") or {}).get("text") == "over TLS")
-        for index in (0, 1):
-            assert cluster.health(index)["cluster"]["redis"] is True
-            assert cluster.health(index)["cluster"]["lost_messages"] == 0
-    finally:
-        server.stop()
+    self-signed certificate: a game across processes, and chat."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    server = throwaway_redis(tls_in=tmp_path, password="add-on-password")
+    cluster = cluster_of(2, redis_url=server.url)
+    host, room = hosted(cluster, 0, 0, "nine-locks")
+    guest = connect(cluster.url(1))
+    players = start_game(room, host, [guest])
+    assert play(players, seed=5) is not None
+    guest.ok("chat", {"text": "over TLS"})
+    host.wait_for(lambda: (host.last("chat") or {}).get("text") == "over TLS")
+    for index in (0, 1):
+        assert cluster.health(index)["cluster"]["redis"] is True
+        assert cluster.health(index)["cluster"]["lost_messages"] == 0
 
 
-def test_a_subscription_refused_by_redis_is_said_once(caplog, own_redis_with_password):
+def test_a_subscription_refused_by_redis_is_said_once(caplog, throwaway_redis):
     """A wrong password: the listener is not up, keeps trying, and says why once."""
-    url = own_redis_with_password.url.replace(":right@", ":wrong@")
+    url = throwaway_redis(password="right").url.replace(":right@", ":wrong@")
     bus = ClusterBus(url, "refused", "node", lambda *_: None)
     threading.Thread(target=lambda: next(bus._listen(), None), daemon=True).start()
     time.sleep(3 * RETRY_SECONDS + 0.3)
