@@ -310,10 +310,12 @@ def read_match(match_id: str, conn: Connection) -> dict | None:
 
 
 def list_matches(room_id: str, limit: int, conn: Connection) -> list[dict]:
-    """The finished matches of a room, newest first."""
+    """The finished matches of a room, newest first (of two that ended in the same millisecond,
+    the later round)."""
     rows = conn.execute(select(MATCHES).where(MATCHES.c.room_id == room_id,
                                               MATCHES.c.finished.is_not(None))
-                        .order_by(MATCHES.c.finished.desc()).limit(limit))
+                        .order_by(MATCHES.c.finished.desc(), MATCHES.c.round.desc())
+                        .limit(limit))
     return [_match_summary(row) for row in rows]
 
 
