@@ -25,7 +25,7 @@ from .service import LoungeService
 from .sockets import LoungeSockets, SocketNotifier
 from .store import HistoryStore
 from .web import web
-from .wire import LoungeJSONProvider, TextPacket, refuse_binary
+from .wire import LoungeJSONProvider, TextPacket, refuse_binary, untimed_writer_waits
 
 
 class Rooms(Protocol):
@@ -88,6 +88,7 @@ def create_app(config: Config | None = None) -> Flask:
         serializer=TextPacket, manage_session=False, async_handlers=False,
         **({"client_manager": bus} if bus else {}))
     refuse_binary(socketio.server)
+    untimed_writer_waits(socketio.server)
     # Outside Flask-SocketIO's middleware, so that Socket.IO sees the forwarded scheme and host.
     app.wsgi_app = Edge(app.wsgi_app, config.FORWARDED_ALLOW_IPS,  # type: ignore[method-assign]
                         log=config.ACCESS_LOG, compression=config.WEBSOCKET_COMPRESSION)

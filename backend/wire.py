@@ -116,3 +116,24 @@ def hang_up() -> None:
     if connection is not None:
         with contextlib.suppress(OSError):
             connection.shutdown(socket.SHUT_RDWR)
+
+
+def untimed_writer_waits(server: Any) -> None:
+    """Under eventlet, give every Engine.IO connection a queue whose blocking ``get`` sets no
+    timer (``create_queue`` is how Engine.IO makes each connection's queue of outgoing packets).
+
+    Engine.IO's writer task waits on that queue with a timeout of ``ping_interval +
+    ping_timeout`` before every batch it sends, and eventlet makes a timer for each such wait
+    and cancels it: a few microseconds every message. The timeout never fires on a live
+    connection, since the server puts a ping in its queue every ``ping_interval``; a connection
+    that misses its pong is closed, which puts the writer's ``None`` in the queue."""
+    eio = server.eio
+    if eio.async_mode != "eventlet":
+        return
+    from eventlet.queue import Queue
+
+    class UntimedQueue(Queue):
+        def get(self, block: bool = True, timeout: float | None = None) -> Any:
+            return super().get(block, None)
+
+    eio.create_queue = UntimedQueue
