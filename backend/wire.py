@@ -126,7 +126,11 @@ def untimed_writer_waits(server: Any) -> None:
     ping_timeout`` before every batch it sends, and eventlet makes a timer for each such wait
     and cancels it: a few microseconds every message. The timeout never fires on a live
     connection, since the server puts a ping in its queue every ``ping_interval``; a connection
-    that misses its pong is closed, which puts the writer's ``None`` in the queue."""
+    that misses its pong is closed, which puts the writer's ``None`` in the queue.
+
+    The service's queues come from the same ``create_queue`` (:meth:`Runtime.of_socketio
+    <backend.runtime.Runtime.of_socketio>`): they are these too, so a timeout given to their
+    ``get`` is ignored (none is given today)."""
     eio = server.eio
     if eio.async_mode != "eventlet":
         return
