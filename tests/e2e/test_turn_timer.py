@@ -18,6 +18,16 @@ from .conftest import DESKTOP, DIST, SERVER_ENV
 from .helpers import host_room, join_by_code, ready_and_start, shot, two_tabs
 
 RAN_OUT = "Ada's time ran out: a bot played for them"
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def a_free_cell_that_does_not_win(page, mark: str) -> int:
+    """A cell ``mark`` may take without completing a line: the bot played two of Ada's marks
+    where it chose, and her own move must leave the game going on."""
+    marks = [text.strip() for text in page.locator(".ttt button").all_inner_texts()]
+    free = [i for i, text in enumerate(marks) if not text]
+    return next(i for i in free if not any(
+        i in line and all(marks[j] == mark for j in line if j != i) for line in LINES))
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +75,7 @@ def test_timer_expiry_with_a_bot_stand_in_then_back(browser: Browser, quick_turn
         away.get_by_role("button", name="I’m back").click()
         expect(away).to_have_count(0)
         expect(grace.get_by_test_id("player-0")).not_to_contain_text("Away")
-        ada.locator(".ttt button.is-target").first.click()  # her own move, in time
+        ada.get_by_test_id(f"cell-{a_free_cell_that_does_not_win(ada, 'X')}").click()  # in time
         expect(grace.get_by_test_id("turn")).to_have_text("Your turn")
         expect(grace.get_by_test_id("table").locator(".ttt button", has_text="X")).to_have_count(3)
     finally:
