@@ -109,7 +109,10 @@ def test_through_the_balancer_a_rooms_players_meet_on_one_process_and_the_room_f
     balanced, schema = balanced_of(2, **FOLLOW)
     nodes = node_ids(balanced)
     seen = Counter()
-    for index in range(12):
+    # Where a room's code hashes to is chance: a half either way. Twelve rooms left both kinds
+    # twice short once in about 300 runs (seen in a fresh-clone run); forty, practically never.
+    # The loop ends as soon as both are seen twice.
+    for index in range(40):
         host, guest = BalancedPlayer(balanced.url), BalancedPlayer(balanced.url)
         opened_on = ("p1", "p2")[index % 2]
         for player in (host, guest):  # both pinned to where the room is opened
