@@ -25,6 +25,7 @@ class Runtime:
     make_event: Callable[[], Any]
     sleep: Callable[[float], Any] = time.sleep
     make_quick_event: Callable[[], Any] | None = None
+    green: bool = False  # tasks are green threads of one event loop (eventlet, gevent)
 
     def __post_init__(self) -> None:
         if self.make_quick_event is None:
@@ -36,10 +37,10 @@ class Runtime:
         eio = socketio.server.eio
         if socketio.async_mode != "eventlet":
             return cls(socketio.start_background_task, eio.create_queue, eio.create_event,
-                       socketio.sleep)
+                       socketio.sleep, green=socketio.async_mode == "gevent")
         event, quick = _eventlet_events()
         return cls(socketio.start_background_task, eio.create_queue, event, socketio.sleep,
-                   quick)
+                   quick, green=True)
 
     @classmethod
     def threads(cls) -> Runtime:

@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from ..runtime import Runtime
     from ..store import RoomStore
     from .store import SqlRoomStore
-    from .worker import DbWorker, LocalDbWorker
+    from .worker import DbWorker, LocalDbWorker, LoopDbWorker
 
-_LAZY = {"DbWorker": ".worker", "LocalDbWorker": ".worker", "Runtime": "..runtime",
-         "SqlRoomStore": ".store"}
+_LAZY = {"DbWorker": ".worker", "LocalDbWorker": ".worker", "LoopDbWorker": ".worker",
+         "Runtime": "..runtime", "SqlRoomStore": ".store"}
 
 
 def __getattr__(name: str) -> Any:
@@ -43,14 +43,23 @@ def open_store(config: Config, instance_path: str | Path, runtime: Runtime) -> R
     return SqlRoomStore(make_worker(engine, runtime, config.DATABASE_FSYNC))
 
 
-def make_worker(engine: Engine, runtime: Runtime, fsync: bool = False) -> DbWorker | LocalDbWorker:
-    """PostgreSQL's driver can wait cooperatively, so its work runs in this process; SQLite's
-    cannot, so its work runs in the database process."""
-    from .worker import DbWorker, LocalDbWorker
+def make_worker(engine: Engine, runtime: Runtime, fsync: bool = False
+                ) -> DbWorker | LocalDbWorker | LoopDbWorker:
+    """PostgreSQL's driver can wait cooperatively, so its work runs in this process. SQLite's
+    cannot: its work runs in the database process, but for the saves of a green server
+    (eventlet, gevent) that does not flush every commit to the disk, which are committed on
+    its event loop (see :class:`~backend.db.worker.LoopDbWorker`)."""
+    from .database import make_engine
+    from .worker import DbWorker, LocalDbWorker, LoopDbWorker
 
     if engine.dialect.name == "postgresql":
         return LocalDbWorker(engine, runtime)
-    return DbWorker(engine, runtime, fsync=fsync)
+    process = DbWorker(engine, runtime, fsync=fsync)
+    if fsync or not runtime.green:
+        return process
+    url = engine.url.render_as_string(hide_password=False)
+    return LoopDbWorker(make_engine(url, on_loop=True), process)
 
 
-__all__ = ["DbWorker", "LocalDbWorker", "Runtime", "SqlRoomStore", "make_worker", "open_store"]
+__all__ = ["DbWorker", "LocalDbWorker", "LoopDbWorker", "Runtime", "SqlRoomStore", "make_worker",
+           "open_store"]

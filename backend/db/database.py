@@ -37,13 +37,16 @@ def database_url(setting: str, instance_path: str | Path) -> str:
     return text
 
 
-def make_engine(url: str, fsync: bool = False) -> Engine:
+def make_engine(url: str, fsync: bool = False, on_loop: bool = False) -> Engine:
     """An engine for the URL. A commit always survives the lounge's process being killed;
     with ``fsync`` it also waits for the disk, so that it survives a power cut of the
-    database's machine (at the cost of a disk flush per commit)."""
+    database's machine (at the cost of a disk flush per commit). ``on_loop`` (SQLite, for
+    the saves committed on the event loop): its connections never wait, for a lock held by
+    another (an error at once) nor for a checkpoint (none)."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-        event.listen(engine, "connect", _sqlite_setup(fsync))
+        wait = 0 if on_loop else 30
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": wait})
+        event.listen(engine, "connect", _sqlite_setup(fsync, on_loop))
         return engine
     engine = create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=2)
     if not fsync and engine.dialect.name == "postgresql":
@@ -51,11 +54,11 @@ def make_engine(url: str, fsync: bool = False) -> Engine:
     return engine
 
 
-def _sqlite_setup(fsync: bool):
+def _sqlite_setup(fsync: bool, on_loop: bool = False):
     # WAL with synchronous=NORMAL: a commit is in the write-ahead log, in the OS's hands, when
-    # it returns; FULL also flushes it to the disk.
+    # it returns; FULL also flushes it to the disk. A checkpoint flushes the database file.
     pragmas = ("journal_mode=WAL", f"synchronous={'FULL' if fsync else 'NORMAL'}",
-               "foreign_keys=ON")
+               "foreign_keys=ON", *(["wal_autocheckpoint=0"] if on_loop else []))
 
     def setup(connection, _record) -> None:
         cursor = connection.cursor()

@@ -117,6 +117,13 @@ class Batches:
                 log.debug("a batch of %d jobs failed: running them one by one", len(jobs))
         return [self._one(job) for job in jobs]
 
+    def run_at_once(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """(True, result) for each job, all in one transaction; or the exception, with
+        nothing written."""
+        results = self._transaction(jobs)
+        self.count += 1
+        return [(True, result) for result in results]
+
     def _one(self, job: Job) -> tuple[bool, Any]:
         try:
             return True, self._transaction([job])[0]

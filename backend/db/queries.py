@@ -187,6 +187,12 @@ def add_chat(row: dict, oldest_kept: int, epoch: int | None, conn: Connection,
                                     CHAT.c.seq <= oldest_kept))
 
 
+def checkpoint(conn: Connection) -> None:
+    """SQLite: copy what the write-ahead log holds into the database, without waiting for
+    anyone (the log is then written from its start again)."""
+    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+
 ABANDONED = '{"abandoned":true}'
 
 

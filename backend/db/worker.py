@@ -12,6 +12,14 @@ one commit. Two workers, one interface:
   of its database calls waited for the loop to let go of it (a batch of two saves took 4 ms
   against 0.35 ms on its own). If the process dies, the jobs in flight fail (their saves are
   rolled back in memory and refused) and the next job starts a new one.
+- :class:`LoopDbWorker` (SQLite under a green server, without ``DATABASE_FSYNC``) commits the
+  rooms' saves on the event loop itself, in a writer task, and sends everything else (reads,
+  chat, checkpoints) to the database process. A save is a few rows written to the
+  write-ahead log, which is in the OS's hands once written (no flush): shorter than the two
+  processes' wake-ups a hop to the database process costs. What could make it wait is kept
+  off the loop: its connection never waits for a lock (a batch that meets one goes to the
+  database process, which waits for it) and never checkpoints (the database process does,
+  when asked).
 - :class:`LocalDbWorker` (PostgreSQL) runs the batches in this process on a writer task:
   psycopg waits for the network through the green ``select`` (see :func:`backend.serve.
   monkey_patch`), so the loop serves everyone else meanwhile, and a save costs no extra hop.
@@ -35,6 +43,7 @@ from sqlalchemy import Engine
 
 from ..runtime import Runtime
 from .process import Batches, FrameReader, Job, frame, job_frame
+from .queries import checkpoint
 
 log = logging.getLogger(__name__)
 PROJECT = Path(__file__).resolve().parents[2]
@@ -47,23 +56,29 @@ class DatabaseGone(Exception):
 class Pending:
     """A job sent to the database process: :meth:`result` waits for its answer."""
 
-    __slots__ = ("done", "ok", "value")
+    __slots__ = ("done", "finished", "ok", "value")
 
     def __init__(self, done: Any) -> None:
         self.done = done
+        self.finished = False
         self.ok = False
         self.value: Any = None
 
     def finish(self, ok: bool, value: Any) -> None:
-        self.ok, self.value = ok, value
+        self.ok, self.value, self.finished = ok, value, True
         self.done.set()
+
+    def outcome(self) -> tuple[bool, Any]:
+        """(ok, result or exception), once the job has run."""
+        self.done.wait()
+        return self.ok, self.value
 
     def result(self) -> Any:
         """The job's result once its transaction is committed, or its exception."""
-        self.done.wait()
-        if not self.ok:
-            raise self.value
-        return self.value
+        ok, value = self.outcome()
+        if not ok:
+            raise value
+        return value
 
 
 class _Link:
@@ -259,9 +274,7 @@ class LocalDbWorker:
 
     def _write(self) -> None:
         while True:
-            waiting = [self._queue.get()]
-            while len(waiting) < self.MAX_BATCH and self._queue.qsize():
-                waiting.append(self._queue.get())
+            waiting = _take(self._queue, self.MAX_BATCH)
             try:
                 outcomes = self._batches.run([job for job, _ in waiting])
             except Exception as exc:  # the writer must outlive any failure
@@ -269,3 +282,102 @@ class LocalDbWorker:
                 outcomes = [(False, exc)] * len(waiting)
             for (_, pending), (ok, value) in zip(waiting, outcomes, strict=True):
                 pending.finish(ok, value)
+
+
+def _take(queue: Any, limit: int) -> list:
+    """What is queued, up to ``limit`` items, waiting for the first."""
+    taken = [queue.get()]
+    while len(taken) < limit and queue.qsize():
+        taken.append(queue.get())
+    return taken
+
+
+class LoopDbWorker:
+    """SQLite's saves (the jobs with a ``run_many``) committed on the event loop, in a writer
+    task, in batches; every other job, and any batch that cannot be written at once, in the
+    database process (``process``). ``loop_engine`` is an engine whose connections neither
+    wait for a lock nor checkpoint (see :func:`backend.db.database.make_engine`)."""
+
+    MAX_BATCH = 256
+    CHECKPOINT_EVERY = 200  # saves: a WAL of about 1,000 pages, as SQLite checkpoints by default
+
+    def __init__(self, loop_engine: Engine, process: DbWorker) -> None:
+        self.engine = process.engine
+        self.process = process
+        self.runtime = process.runtime
+        self._batches = Batches(loop_engine)
+        self._queue = self.runtime.make_queue()
+        self._start_lock = threading.Lock()
+        self._started = False
+        self._since_checkpoint = 0
+        self.jobs = 0
+        self.handed_over = 0  # batches the loop could not write at once
+
+    @property
+    def batches(self) -> int:
+        """How many batches have been committed, here and in the database process."""
+        return self._batches.count + self.process.batches
+
+    @property
+    def pid(self) -> int | None:
+        """The database process's id (see :attr:`DbWorker.pid`)."""
+        return self.process.pid
+
+    def run(self, job: Job) -> Any:
+        """Run one job in a committed transaction; its result, or its exception."""
+        return self.submit(job).result()
+
+    def submit(self, job: Job) -> Pending:
+        """Send one job to run in a committed transaction, without waiting for it."""
+        if not hasattr(type(job), "run_many"):
+            return self.process.submit(job)
+        with self._start_lock:
+            if not self._started:
+                self._started = True
+                self.runtime.spawn(self._write)
+        pending = Pending(self.runtime.make_event())
+        self.jobs += 1
+        self._queue.put((job, pending))
+        return pending
+
+    def close(self) -> None:
+        """End the database process (the loop's connection goes with its engine)."""
+        self.process.close()
+
+    def _write(self) -> None:
+        while True:
+            waiting = _take(self._queue, self.MAX_BATCH)
+            outcomes = self._commit([job for job, _ in waiting])
+            for (_, pending), (ok, value) in zip(waiting, outcomes, strict=True):
+                pending.finish(ok, value)
+            self._since_checkpoint += len(waiting)
+            if self._since_checkpoint >= self.CHECKPOINT_EVERY:
+                self._checkpoint()
+
+    def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """(ok, result or exception) of each job: committed here in one transaction, or, if
+        that fails (a lock, a faulty job), each in the database process, which waits for a
+        lock and fails only a faulty job."""
+        try:
+            return self._batches.run_at_once(jobs)
+        except Exception:
+            self.handed_over += 1
+        return [self._in_process(job).outcome() for job in jobs]
+
+    def _in_process(self, job: Job) -> Pending:
+        try:
+            return self.process.submit(job)
+        except Exception as exc:  # the writer must outlive any failure
+            failed = Pending(self.runtime.make_event())
+            failed.finish(False, exc)
+            return failed
+
+    def _checkpoint(self) -> None:
+        """Have the database process copy the write-ahead log into the database, and wait
+        for it (the loop serves everyone else meanwhile; saves wait, and go in the next
+        batch): with no commit during the copy, it reaches the log's end, and the log is
+        written from its start again instead of growing."""
+        self._since_checkpoint = 0
+        ok, error = self._in_process(checkpoint).outcome()
+        if not ok:
+            log.warning("a checkpoint of the database failed: %s", error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 
 from backend.db import Runtime, SqlRoomStore, make_worker
@@ -11,12 +12,15 @@ from backend.rooms import Lounge, Room
 OPENED: list[SqlRoomStore] = []
 
 
-def open_sql_store(url: str) -> SqlRoomStore:
+def open_sql_store(url: str, on_loop: bool = False) -> SqlRoomStore:
     """A store on the database at ``url``, its schema up to date, run on plain threads (its
-    database process ends after the test: see ``close_stores``)."""
+    database process ends after the test: see ``close_stores``). ``on_loop``: with SQLite,
+    the saves are committed by the store's own writer as a green server's are (on a thread
+    here), not in the database process."""
     engine = make_engine(url)
     upgrade(engine)
-    store = SqlRoomStore(make_worker(engine, Runtime.threads()))
+    runtime = dataclasses.replace(Runtime.threads(), green=on_loop)
+    store = SqlRoomStore(make_worker(engine, runtime))
     OPENED.append(store)
     return store
 

@@ -11,15 +11,18 @@ import signal
 import socket
 import threading
 import time
+from dataclasses import replace
 
 import psutil
 import pytest
 import requests
 from sqlalchemy import text
 
+from backend.db import Runtime, make_worker
 from backend.db.database import make_engine
 from backend.db.process import Batches, FrameReader, answers
 from backend.db.queries import Writes
+from backend.db.worker import DbWorker, LoopDbWorker
 from backend.errors import LoungeError
 from backend.rooms import Lounge
 from tests.server.harness import TIMEOUT, Player, Server, create_room, start_game
@@ -167,3 +170,84 @@ def test_an_error_that_cannot_travel_back_still_answers_its_job():
     assert "Unbuildable: 1 and 2" in str(error)
     assert second == (2, True, 5)  # the rest of the batch is answered as it was
     assert (third_id, third_ok) == (3, False) and "unsendable" in str(unsendable)
+
+
+# -- SQLite's saves committed on the event loop (LoopDbWorker) ---------------------------------
+
+
+def test_a_green_server_commits_its_saves_itself_and_sends_the_rest_to_the_process(sqlite_url):
+    assert isinstance(open_sql_store(sqlite_url).worker, DbWorker)  # plain threads
+    assert isinstance(open_sql_store(sqlite_url, on_loop=True).worker, LoopDbWorker)
+    fsync = make_worker(make_engine(sqlite_url), replace(Runtime.threads(), green=True), True)
+    assert isinstance(fsync, DbWorker)  # a commit that flushes the disk never runs on the loop
+    store = open_sql_store(sqlite_url, on_loop=True)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    with room.lock:
+        play(room, store, 9)
+    assert store.worker.process.jobs == 0  # every save was committed by the loop's writer
+    saves = 2 + room.match.version  # the room's creation, its start, and every move
+    assert store.worker.jobs == saves and store.worker.handed_over == 0
+    assert store.finished_matches(room.id)[0]["moves"] == room.match.version  # the process
+    assert store.worker.process.jobs == 1
+    assert open_sql_store(sqlite_url).load()[0].match.log == room.match.log
+
+
+def test_a_save_that_meets_a_lock_waits_for_it_in_the_database_process(sqlite_url):
+    store = open_sql_store(sqlite_url, on_loop=True)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    blocker = make_engine(sqlite_url).connect()
+    blocker.exec_driver_sql("BEGIN EXCLUSIVE")
+    done = threading.Event()
+
+    def move() -> None:
+        with room.lock:
+            room.apply_seat(0, "place", [4])
+            store.save(room)
+        done.set()
+
+    mover = threading.Thread(target=move)
+    mover.start()
+    wait_until(lambda: store.worker.handed_over == 1)
+    assert not done.wait(0.3)  # the loop's connection did not wait: the process does
+    blocker.rollback()
+    blocker.close()
+    assert done.wait(10)
+    assert store.worker.process.jobs == 1
+    with room.lock:
+        play(room, store, 2)  # and the next saves are the loop's again
+    assert store.worker.process.jobs == 1
+    assert open_sql_store(sqlite_url).load()[0].match.log == room.match.log
+
+
+def test_a_faulty_save_fails_alone_when_its_batch_is_handed_over(sqlite_url):
+    store = open_sql_store(sqlite_url)  # its schema
+    room = {"id": "r1", "code": "ABCDEF", "game": "tic-tac-toe", "public": False,
+            "status": "lobby", "round": 0, "created": 0, "updated": 0,
+            "turn_seconds": 0, "turn_deadline": None, "removed": "{}"}
+    first, again = Writes(), Writes()
+    first.add("insert_room", room)
+    again.add("insert_room", room)  # its key is taken once the first is written
+    worker = open_sql_store(sqlite_url, on_loop=True).worker
+    assert worker.run(first) is None
+    with pytest.raises(Exception, match="(?i)unique"):
+        worker.run(again)
+    assert worker.handed_over == 1 and store.finished_matches("r1") == []
+
+
+def test_the_write_ahead_log_is_checkpointed_as_saves_go_on(sqlite_url):
+    store = open_sql_store(sqlite_url, on_loop=True)
+    lounge = Lounge(store)
+    wal = sqlite_url.removeprefix("sqlite:///") + "-wal"
+    sizes = []
+    for seed in range(100):  # 900 saves: four checkpoints
+        room = started_room(lounge, "tic-tac-toe", 2, seed=seed)
+        with room.lock:
+            play(room, store, 9)
+        sizes.append(os.path.getsize(wal))
+    assert store.worker.jobs > 3 * LoopDbWorker.CHECKPOINT_EVERY
+    # Without checkpoints the log would grow by a room's pages with every room (as it does at
+    # first); written from its start again after each, it stays at what one stretch between
+    # two checkpoints needs.
+    unchecked = sizes[0] + (len(sizes) - 1) * (sizes[1] - sizes[0])
+    assert sizes[-1] < 0.4 * unchecked
+    assert sizes[-1] < 1.1 * sizes[len(sizes) // 2]
