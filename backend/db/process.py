@@ -119,8 +119,21 @@ class Batches:
 
     def run_at_once(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         """(True, result) for each job, all in one transaction; or the exception, with
-        nothing written."""
-        results = self._transaction(jobs)
+        nothing written. For SQLite's saves on the event loop (jobs with a ``run_many``):
+        the transaction is the driver's own, begun IMMEDIATE, so that a lock held by another
+        connection is met at once, before any statement (SQLAlchemy's own begin and commit
+        cost a fifth of such a save)."""
+        if self.connection is None:
+            self.connection = self.engine.connect()
+        driver = self.connection.connection.driver_connection
+        try:
+            driver.execute("BEGIN IMMEDIATE")
+            results = run_jobs(self.connection, jobs)
+            driver.commit()
+        except Exception:
+            self.connection.close()
+            self.connection = None
+            raise
         self.count += 1
         return [(True, result) for result in results]
 

@@ -12,6 +12,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from shared_rules import GAMES, Match, replay
 from shared_rules.bots import make_bot
 
@@ -70,8 +72,13 @@ class Saved:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text."""
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text: orjson's (a tenth of the standard library's time, and a move's args
+    are written with every move), or the standard library's for what orjson refuses, such as
+    integers beyond 64 bits."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"))
 
 
 def players_of(room: Room) -> list[dict]:

@@ -212,14 +212,11 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
     match_id = new_match_id() if new_round else (saved.match_id if saved else None)
     after = Saved(fields, seats, room.round, room.match, match_id, dict(room.bots), now)
     writes = Writes()
-    row = {"id": room.id, "code": room.code, "game": room.game.slug, "public": room.public,
-           "status": room.status, "round": room.round, "created": room.created, "updated": now,
-           "turn_seconds": room.turn_seconds, "turn_deadline": room.turn_deadline,
-           "removed": fields[8]}
     if saved is None:
-        writes.add("insert_room", row)
+        writes.add("insert_room", _room_row(room, fields, now))
     elif saved.fields != fields or now - saved.updated >= ACTIVITY_STEP_MS:
-        writes.add("update_room", {"room": room.id, **{k: v for k, v in row.items() if k != "id"}})
+        row = _room_row(room, fields, now)
+        writes.add("update_room", {"room": row.pop("id"), **row})
     else:
         after.updated = saved.updated
     if saved is None or saved.seats != seats:
@@ -234,6 +231,13 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
     if leases is not None and writes:
         _plan_lease(writes, room, saved, leases)
     return after, writes
+
+
+def _room_row(room: Room, fields: tuple, now: int) -> dict:
+    return {"id": room.id, "code": room.code, "game": room.game.slug, "public": room.public,
+            "status": room.status, "round": room.round, "created": room.created, "updated": now,
+            "turn_seconds": room.turn_seconds, "turn_deadline": room.turn_deadline,
+            "removed": fields[8]}
 
 
 def _plan_lease(writes: Writes, room: Room, saved: Saved | None, leases: Leasing) -> None:
