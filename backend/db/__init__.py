@@ -57,8 +57,7 @@ def make_worker(engine: Engine, runtime: Runtime, fsync: bool = False
     process = DbWorker(engine, runtime, fsync=fsync)
     if fsync or not runtime.green:
         return process
-    url = engine.url.render_as_string(hide_password=False)
-    return LoopDbWorker(make_engine(url, on_loop=True), process)
+    return LoopDbWorker(make_engine(process.url, on_loop=True), process)
 
 
 __all__ = ["DbWorker", "LocalDbWorker", "LoopDbWorker", "Runtime", "SqlRoomStore", "make_worker",

@@ -12,12 +12,13 @@ here: both ends are the lounge's own code, and the socket pair is private to the
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import pickle
 import socket
 import struct
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from sqlalchemy import Connection, Engine
@@ -88,13 +89,19 @@ def run_jobs(connection: Connection, jobs: list[Job]) -> list[Any]:
     results: list[Any] = [None] * len(jobs)
     together: dict[type, list[Job]] = {}
     for i, job in enumerate(jobs):
-        if hasattr(type(job), "run_many"):
+        if run_together(job):
             together.setdefault(type(job), []).append(job)
         else:
             results[i] = job(connection)
     for kind, group in together.items():
         kind.run_many(connection, group)
     return results
+
+
+def run_together(job: Job) -> bool:
+    """Whether the job's class runs a batch's jobs of its kind together (a ``run_many``: the
+    store's saves)."""
+    return hasattr(type(job), "run_many")
 
 
 class Batches:
@@ -119,21 +126,15 @@ class Batches:
 
     def run_at_once(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         """(True, result) for each job, all in one transaction; or the exception, with
-        nothing written. For SQLite's saves on the event loop (jobs with a ``run_many``):
+        nothing written. For SQLite's saves on the event loop (jobs that :func:`run_together`):
         the transaction is the driver's own, begun IMMEDIATE, so that a lock held by another
         connection is met at once, before any statement (SQLAlchemy's own begin and commit
         cost a fifth of such a save)."""
-        if self.connection is None:
-            self.connection = self.engine.connect()
-        driver = self.connection.connection.driver_connection
-        try:
+        with self._connected() as connection:
+            driver = connection.connection.driver_connection
             driver.execute("BEGIN IMMEDIATE")
-            results = run_jobs(self.connection, jobs)
+            results = run_jobs(connection, jobs)
             driver.commit()
-        except Exception:
-            self.connection.close()
-            self.connection = None
-            raise
         self.count += 1
         return [(True, result) for result in results]
 
@@ -144,15 +145,22 @@ class Batches:
             return False, exc
 
     def _transaction(self, jobs: list[Job]) -> list[Any]:
+        with self._connected() as connection:
+            kind = type(jobs[0])
+            if (all(type(job) is kind for job in jobs) and hasattr(kind, "commit_many")
+                    and kind.commit_many(connection, jobs)):
+                return [None] * len(jobs)
+            with connection.begin():
+                return run_jobs(connection, jobs)
+
+    @contextlib.contextmanager
+    def _connected(self) -> Iterator[Connection]:
+        """The kept connection (opened if there is none), closed and dropped if what is done
+        with it fails."""
         if self.connection is None:
             self.connection = self.engine.connect()
         try:
-            kind = type(jobs[0])
-            if (all(type(job) is kind for job in jobs) and hasattr(kind, "commit_many")
-                    and kind.commit_many(self.connection, jobs)):
-                return [None] * len(jobs)
-            with self.connection.begin():
-                return run_jobs(self.connection, jobs)
+            yield self.connection
         except Exception:
             self.connection.close()
             self.connection = None

@@ -42,7 +42,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ..runtime import Runtime
-from .process import Batches, FrameReader, Job, frame, job_frame
+from .process import Batches, FrameReader, Job, frame, job_frame, run_together
 from .queries import checkpoint
 
 log = logging.getLogger(__name__)
@@ -54,18 +54,17 @@ class DatabaseGone(Exception):
 
 
 class Pending:
-    """A job sent to the database process: :meth:`result` waits for its answer."""
+    """A job handed to a worker: :meth:`result` waits for its answer."""
 
-    __slots__ = ("done", "finished", "ok", "value")
+    __slots__ = ("done", "ok", "value")
 
     def __init__(self, done: Any) -> None:
         self.done = done
-        self.finished = False
         self.ok = False
         self.value: Any = None
 
     def finish(self, ok: bool, value: Any) -> None:
-        self.ok, self.value, self.finished = ok, value, True
+        self.ok, self.value = ok, value
         self.done.set()
 
     def outcome(self) -> tuple[bool, Any]:
@@ -293,10 +292,11 @@ def _take(queue: Any, limit: int) -> list:
 
 
 class LoopDbWorker:
-    """SQLite's saves (the jobs with a ``run_many``) committed on the event loop, in a writer
-    task, in batches; every other job, and any batch that cannot be written at once, in the
-    database process (``process``). ``loop_engine`` is an engine whose connections neither
-    wait for a lock nor checkpoint (see :func:`backend.db.database.make_engine`)."""
+    """SQLite's saves (the jobs that :func:`~backend.db.process.run_together`) committed
+    on the event loop, in a writer task, in batches; every other job, and any batch that
+    cannot be written at once, in the database process (``process``). ``loop_engine`` is an
+    engine whose connections neither wait for a lock nor checkpoint (see
+    :func:`backend.db.database.make_engine`)."""
 
     MAX_BATCH = 256
     CHECKPOINT_EVERY = 200  # saves: a WAL of about 1,000 pages, as SQLite checkpoints by default
@@ -329,7 +329,7 @@ class LoopDbWorker:
 
     def submit(self, job: Job) -> Pending:
         """Send one job to run in a committed transaction, without waiting for it."""
-        if not hasattr(type(job), "run_many"):
+        if not run_together(job):
             return self.process.submit(job)
         with self._start_lock:
             if not self._started:
