@@ -1,5 +1,6 @@
 """The one real lounge server of a test package: each package says its settings by overriding
-``server_settings``; the server starts at the package's first use and stops after its last."""
+``server_settings``; the server starts at the package's first use and stops after its last.
+The one browser of a test process is :func:`tests.browser.browser`."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.browser import browser  # noqa: F401  (a fixture, for every package)
 from tests.live_server import Server
 
 

@@ -9,7 +9,6 @@ import re
 import shlex
 import ssl
 import subprocess
-from pathlib import Path
 
 import pytest
 import requests
@@ -21,7 +20,6 @@ from .conftest import Deployment, app_json, procfile
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 from playwright.sync_api import expect  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 from tests.e2e.helpers import host_room, join_by_code, play_until_result  # noqa: E402
 
 
@@ -53,43 +51,42 @@ def test_the_platform_files_name_what_exists_and_works(deployment: Deployment):
 
 
 def test_two_browsers_play_tic_tac_toe_over_a_websocket_through_the_tls_proxy(
-        deployment: Deployment):
-    if not Path(CHROMIUM).is_file():
-        pytest.skip(f"no Chromium at {CHROMIUM} (make test installs it)")
+        deployment: Deployment, browser):
     errors: list[str] = []
     sockets: list[str] = []
     frames: list[int] = []
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            pages = []
-            for name in ("Ada", "Grace"):
-                context = browser.new_context(base_url=deployment.url, ignore_https_errors=True)
-                context.set_default_timeout(10_000)
-                context.add_init_script(f"localStorage.setItem('lounge.name', {name!r})")
-                page = context.new_page()
-                page.on("pageerror", lambda exc: errors.append(str(exc)))
-                page.on("console", lambda m: errors.append(m.text)
-                        if "Content Security Policy" in m.text else None)
+    contexts = []
+    try:
+        pages = []
+        for name in ("Ada", "Grace"):
+            context = browser.new_context(base_url=deployment.url, ignore_https_errors=True)
+            contexts.append(context)
+            context.set_default_timeout(10_000)
+            context.add_init_script(f"localStorage.setItem('lounge.name', {name!r})")
+            page = context.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("console", lambda m: errors.append(m.text)
+                    if "Content Security Policy" in m.text else None)
 
-                def on_websocket(ws, page=page) -> None:
-                    sockets.append(ws.url)
-                    ws.on("framereceived", lambda _: frames.append(1))
+            def on_websocket(ws, page=page) -> None:
+                sockets.append(ws.url)
+                ws.on("framereceived", lambda _: frames.append(1))
 
-                page.on("websocket", on_websocket)
-                page.goto("/")
-                pages.append(page)
-            ada, grace = pages
-            code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
-            join_by_code(grace, "Grace", code)
-            grace.get_by_role("button", name="I’m ready").click()
-            ada.get_by_role("button", name="Start game").click()
-            expect(grace.get_by_test_id("turn")).to_have_text("Ada’s turn")
-            play_until_result([ada, grace], max_actions=40, max_seconds=30)
-            for page in pages:
-                expect(page.get_by_test_id("result")).to_be_visible()
-        finally:
-            browser.close()
+            page.on("websocket", on_websocket)
+            page.goto("/")
+            pages.append(page)
+        ada, grace = pages
+        code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
+        join_by_code(grace, "Grace", code)
+        grace.get_by_role("button", name="I’m ready").click()
+        ada.get_by_role("button", name="Start game").click()
+        expect(grace.get_by_test_id("turn")).to_have_text("Ada’s turn")
+        play_until_result([ada, grace], max_actions=40, max_seconds=30)
+        for page in pages:
+            expect(page.get_by_test_id("result")).to_be_visible()
+    finally:
+        for context in contexts:
+            context.close()
     assert not errors, errors
     wss = f"wss://127.0.0.1:{deployment.url.rsplit(':', 1)[1]}/socket.io/"
     assert len([url for url in sockets if url.startswith(wss)]) >= 2, sockets

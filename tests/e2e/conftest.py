@@ -14,11 +14,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "frontend" / "dist" / "index.html"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
 SERVER_ENV = {
     "HOST_GRACE_SECONDS": "1.5", "PLAYER_GRACE_SECONDS": "30", "BOT_DELAY_SECONDS": "0.05",
     "BOT_SLAP_DELAY_SECONDS": "0.4", "SOCKET_RATE_PER_SECOND": "1000",
@@ -42,16 +37,6 @@ def server_settings() -> dict:
 @pytest.fixture(scope="package")
 def server_url(server: Server) -> str:
     return server.url
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[sync_api.Browser]:
-    if not Path(CHROMIUM).is_file():
-        pytest.skip(f"no Chromium at {CHROMIUM} (make test installs it)")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="session")
