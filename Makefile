@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 PROCESSES ?= 2
+# The suite runs in TEST_PROCESSES pytest processes, a test file each at a time: most of its
+# time is spent waiting on real servers, timers and browsers, not computing.
+TEST_PROCESSES ?= 2
 
 .PHONY: run test lint unit clean frontend frontend-test chromium nginx postgres redis haproxy cluster
 
@@ -81,7 +84,7 @@ redis:
 		for i in 1 2 3 4 5 6 7 8 9 10; do redis-cli ping >/dev/null 2>&1 && break; sleep 0.5; done; }
 
 test: $(STAMP) lint frontend-test $(DIST) chromium nginx haproxy postgres redis
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_PROCESSES) --dist loadfile
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache
