@@ -7,8 +7,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -18,7 +22,7 @@ CHROMIUM_FLAGS = [
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator:
+def browser() -> Iterator[Browser]:
     """Chromium, launched at its first use and closed at the end of the run."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not Path(CHROMIUM).is_file():
