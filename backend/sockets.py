@@ -22,6 +22,7 @@ from typing import NoReturn
 
 from flask_socketio import SocketIO
 from marshmallow import ValidationError
+from socketio import packet
 from socketio.exceptions import ConnectionRefusedError as Refused
 
 from .auth import TokenSigner
@@ -45,6 +46,9 @@ class Connection:
     user_id: str
     room_id: str | None = None
     address: str = "?"
+
+
+EVENT_PACKET = str(packet.EVENT)  # a Socket.IO event on the default namespace, no ack id
 
 
 def channel(room_id: str) -> str:
@@ -229,8 +233,13 @@ class LoungeSockets:
     # -- what the service tells ----------------------------------------------------------------
 
     def send(self, conn: str, event: str, data: dict) -> None:
-        """One message to one connection of this process."""
-        self.server.emit(event, data, to=conn, ignore_queue=True)
+        """One message to one connection of this process, written as a Socket.IO event packet
+        straight to its Engine.IO session: ``emit`` would look the connection up as a room,
+        among that room's participants, and build a packet object for its one receiver, a
+        tenth of what sending a state costs."""
+        eio_sid = self.server.manager.eio_sid_from_sid(conn, "/")
+        if eio_sid is not None:
+            self.server.eio.send(eio_sid, EVENT_PACKET + OrjsonCodec.dumps([event, data]))
 
     def broadcast(self, room_id: str, event: str, data: dict) -> None:
         """One message to the room's channel on this process."""
