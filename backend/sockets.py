@@ -235,8 +235,8 @@ class LoungeSockets:
     def send(self, conn: str, event: str, data: dict) -> None:
         """One message to one connection of this process, written as a Socket.IO event packet
         straight to its Engine.IO session: ``emit`` would look the connection up as a room,
-        among that room's participants, and build a packet object for its one receiver, a
-        tenth of what sending a state costs."""
+        walk that room's participants and build a packet object for its one receiver (see
+        docs/performance.md, change 7)."""
         eio_sid = self.server.manager.eio_sid_from_sid(conn, "/")
         if eio_sid is not None:
             self.server.eio.send(eio_sid, EVENT_PACKET + OrjsonCodec.dumps([event, data]))
