@@ -22,7 +22,6 @@ from typing import NoReturn
 
 from flask_socketio import SocketIO
 from marshmallow import ValidationError
-from socketio import packet
 from socketio.exceptions import ConnectionRefusedError as Refused
 
 from .auth import TokenSigner
@@ -32,7 +31,7 @@ from .ratelimit import KeyedLimiter
 from .rooms import Room
 from .schemas import SOCKET_SCHEMAS
 from .service import OPERATIONS, Caller, Told
-from .wire import MALFORMED, RESERVED_MARK, OrjsonCodec
+from .wire import MALFORMED, RESERVED_MARK, OrjsonCodec, event_packet
 
 log = logging.getLogger(__name__)
 Dispatch = Callable[[str, Caller, dict], "dict | None"]
@@ -46,9 +45,6 @@ class Connection:
     user_id: str
     room_id: str | None = None
     address: str = "?"
-
-
-EVENT_PACKET = str(packet.EVENT)  # a Socket.IO event on the default namespace, no ack id
 
 
 def channel(room_id: str) -> str:
@@ -239,7 +235,7 @@ class LoungeSockets:
         docs/performance.md, change 7)."""
         eio_sid = self.server.manager.eio_sid_from_sid(conn, "/")
         if eio_sid is not None:
-            self.server.eio.send(eio_sid, EVENT_PACKET + OrjsonCodec.dumps([event, data]))
+            self.server.eio.send(eio_sid, event_packet(event, data))
 
     def broadcast(self, room_id: str, event: str, data: dict) -> None:
         """One message to the room's channel on this process."""

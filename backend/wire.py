@@ -43,6 +43,16 @@ class OrjsonCodec:
         return orjson.loads(text)
 
 
+EVENT_PACKET = str(EVENT)  # a Socket.IO event on the default namespace, with no ack id
+
+
+def event_packet(event: str, data: Any) -> str:
+    """The text of a Socket.IO event packet on the default namespace, as :class:`TextPacket`
+    encodes it: for Engine.IO's ``send`` to one connection, without python-socketio's
+    ``emit``."""
+    return EVENT_PACKET + OrjsonCodec.dumps([event, data])
+
+
 class TextPacket(Packet):
     """Our messages are plain JSON: skip python-socketio's recursive scan for binary data on
     every packet (a large share of the cost of sending a state).

@@ -38,12 +38,12 @@ import eventlet.wsgi  # noqa: E402
 import orjson  # noqa: E402
 import socketio  # noqa: E402
 
+from backend.edge import Edge  # noqa: E402
 from backend.serve import settle_garbage_collector  # noqa: E402
-from backend.wire import OrjsonCodec, TextPacket, untimed_writer_waits  # noqa: E402
+from backend.wire import TextPacket, event_packet, untimed_writer_waits  # noqa: E402
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 PAD = "x" * 520  # brings a state to about 690 bytes of JSON, as the lounge's are
-EVENT_PACKET = "2"
 
 
 class Table:
@@ -118,7 +118,7 @@ def send_states(table: Table) -> None:
         sid = table.sids.get(user)
         eio_sid = sid and sio.manager.eio_sid_from_sid(sid, "/")
         if eio_sid:
-            sio.eio.send(eio_sid, EVENT_PACKET + OrjsonCodec.dumps(["state", table.state(seat)]))
+            sio.eio.send(eio_sid, event_packet("state", table.state(seat)))
 
 
 @sio.on("connect")
@@ -190,21 +190,14 @@ def rest(environ: dict, start_response: Any) -> list[bytes]:
     return [orjson.dumps(body)]
 
 
-def uncompressed(app: Any) -> Any:
-    """Drop the client's permessage-deflate offer, as the lounge's Edge does by default."""
-    def wrapped(environ: dict, start_response: Any) -> Any:
-        environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
-        return app(environ, start_response)
-    return wrapped
-
-
 def main() -> None:
     global database
     if len(sys.argv) > 2:
         database = open_database(sys.argv[2])
     listener = eventlet.listen(("127.0.0.1", int(sys.argv[1])))
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    app = uncompressed(socketio.WSGIApp(sio, rest))
+    # The lounge's own edge, as it serves by default: the WebSocket uncompressed, no access log.
+    app = Edge(socketio.WSGIApp(sio, rest), log=False, compression=False)
     settle_garbage_collector()  # the lounge's collector settings
     eventlet.wsgi.server(listener, app, log_output=False)
 
