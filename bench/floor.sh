@@ -14,9 +14,7 @@ shift $((OPTIND - 1))
 SERVERS=${*:-"bgio floor lounge-mem"}  # also: floor-sqlite, lounge-sqlite
 [ -f "$LT/loadgen.js" ] || { echo "no $LT/loadgen.js: run ../shared/loadtest/run.sh once first"; exit 2; }
 mkdir -p "$OUT"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 300); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.1; done; return 1; }
-descendants() { local q; echo "$1"; for q in $(pgrep -P "$1"); do descendants "$q"; done; }
+. "$CO/bench/lib.sh"
 start() { # kind port: the server's pid on stdout
   case $1 in
     bgio) (cd "$LT" && NODE_ENV=production exec node server.js --port "$2" --pidfile "$OUT/bgio.pid") \
@@ -24,12 +22,8 @@ start() { # kind port: the server's pid on stdout
     floor) (cd "$CO" && exec .venv/bin/python bench/transport_floor.py "$2") >"$OUT/server.log" 2>&1 & ;;
     floor-sqlite) (cd "$CO" && exec .venv/bin/python bench/transport_floor.py "$2" "$(mktemp -d)/floor.db") \
         >"$OUT/server.log" 2>&1 & ;;
-    lounge-mem|lounge-sqlite) url=memory; [ "$1" = lounge-sqlite ] && url="sqlite:///$(mktemp -d)/lounge.db"
-      (cd "$CO" && exec env SECRET_KEY=floor-secret-key-floor-secret-key DATABASE_URL="$url" \
-        SOCKET_RATE_PER_SECOND=1000000 SOCKET_RATE_BURST=1000000 REST_RATE_PER_MINUTE=100000000 \
-        SESSION_RATE_PER_MINUTE=100000000 CONNECT_RATE_PER_MINUTE=100000000 \
-        MAX_CONNECTIONS_PER_ADDRESS=1000000 ACCESS_LOG=0 .venv/bin/lounge serve --host 127.0.0.1 --port "$2") \
-        >"$OUT/server.log" 2>&1 & ;;
+    lounge-mem) start_lounge "$2" memory "$CO" "$OUT/server.log" ;;
+    lounge-sqlite) start_lounge "$2" sqlite "$CO" "$OUT/server.log" ;;
   esac
   echo $!
 }
@@ -39,12 +33,12 @@ for r in $(seq 1 "$REP"); do
       p=$(free_port); pid=$(start "$kind" "$p")
       wait_port "$p" || { echo "$kind did not start"; tail -5 "$OUT/server.log"; kill "$pid"; continue; }
       sleep 1
-      pids=$(descendants "$pid" | tr '\n' ','); pids=${pids%,}
+      pids=$(pid_list "$pid")
       target=lounge; [ "$kind" = bgio ] && target=bgio
       timeout $((SEC + 120)) node "$LT/loadgen.js" --target "$target" --port "$p" --matches "$m" --seconds "$SEC" \
         --warmup 3 --pid "$pids" --label "$kind" --quiet --out "$OUT/$kind-rooms$m-run$r.json" >/dev/null 2>"$OUT/loadgen.err" \
         || { echo "load generator failed for $kind rooms=$m:"; tail -3 "$OUT/loadgen.err"; }
-      for q in $(descendants "$pid" | tac); do kill "$q" 2>/dev/null; done; wait "$pid" 2>/dev/null
+      stop_tree "$pid"
       echo "run $r: $kind at $m rooms done"
     done
   done

@@ -19,25 +19,18 @@ done
 rm -rf "$OUT"; mkdir -p "$OUT"
 git -C "$CO" worktree add -f --detach "$OUT/base" "$BASE" >/dev/null 2>&1 || { echo "no worktree of $BASE"; exit 2; }
 trap 'git -C "$CO" worktree remove --force "$OUT/base" >/dev/null 2>&1' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 300); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.1; done; return 1; }
-run() { # source-tree name: one load run of the lounge from that tree (PYTHONPATH), its JSON
-  local src=$1 name=$2 p url=memory pid
-  [ "$STORE" = sqlite ] && url="sqlite:///$(mktemp -d)/lounge.db"
+. "$CO/bench/lib.sh"
+run() { # source-tree name: one load run of the lounge from that tree, its JSON in OUT/name.json
+  local src=$1 name=$2 p pid
   p=$(free_port)
-  (cd "$CO" && exec env PYTHONPATH="$src" SECRET_KEY=pairs-secret-key-pairs-secret-key DATABASE_URL="$url" \
-    SOCKET_RATE_PER_SECOND=1000000 SOCKET_RATE_BURST=1000000 REST_RATE_PER_MINUTE=100000000 \
-    SESSION_RATE_PER_MINUTE=100000000 CONNECT_RATE_PER_MINUTE=100000000 \
-    MAX_CONNECTIONS_PER_ADDRESS=1000000 ACCESS_LOG=0 .venv/bin/lounge serve --host 127.0.0.1 --port "$p") \
-    >"$OUT/server.log" 2>&1 &
+  start_lounge "$p" "$STORE" "$src" "$OUT/server.log"
   pid=$!
-  wait_port "$p" || { echo "the server did not start"; tail -5 "$OUT/server.log"; kill "$pid"; return 1; }
+  wait_port "$p" || { echo "the server did not start"; tail -5 "$OUT/server.log"; stop_tree "$pid"; return 1; }
   sleep 1
-  pids=$(pgrep -P "$pid" | tr '\n' ','); pids="$pid${pids:+,${pids%,}}"
   timeout $((SEC + 120)) node "$LT/loadgen.js" --target lounge --port "$p" --matches "$ROOMS" \
-    --seconds "$SEC" --warmup 3 --pid "$pids" --label "$name" --quiet --out "$OUT/$name.json" \
+    --seconds "$SEC" --warmup 3 --pid "$(pid_list "$pid")" --label "$name" --quiet --out "$OUT/$name.json" \
     >/dev/null 2>"$OUT/loadgen.err" || { echo "the load generator failed:"; tail -3 "$OUT/loadgen.err"; }
-  for q in $(pgrep -P "$pid") "$pid"; do kill "$q" 2>/dev/null; done; wait "$pid" 2>/dev/null
+  stop_tree "$pid"
 }
 for i in $(seq 1 "$PAIRS"); do
   order="base change"; [ $((i % 2)) = 0 ] && order="change base"
