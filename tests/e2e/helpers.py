@@ -83,6 +83,22 @@ NEXT_ACTION_JS = """(allowCurtain) => {
 }"""
 
 
+# Presses the curtain's button only if it shows this player's hand, in one round trip: checked
+# from Python and then clicked, it could be gone in between (a bot's move ends the turn it was
+# for, and the curtain moves on to the next seat).
+SHOW_HAND_OF_JS = """(name) => {
+  const button = document.querySelector('[data-testid=curtain] button');
+  if (!button || !button.textContent.includes(`(${name})`)) return false;
+  button.click();
+  return true;
+}"""
+
+
+def show_hand_of(page: Page, name: str) -> bool:
+    """Opens the hot-seat curtain if it is this player's; True when it did."""
+    return bool(page.evaluate(SHOW_HAND_OF_JS, name))
+
+
 def take_turn(page: Page, allow_curtain: bool = True) -> bool:
     """Makes one step of a legal move through the page (in one round trip, to keep the suite
     fast); True when it pressed something."""

@@ -7,18 +7,10 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .helpers import PHONE_VIEWPORT, host_room, play_until_result, shot, take_turn
+from .helpers import PHONE_VIEWPORT, host_room, play_until_result, shot, show_hand_of, take_turn
 
 DESKTOP_800 = {"width": 1280, "height": 800}
 HAND = ".me-area [data-card]"
-# Presses the curtain's button only if it shows this player's hand, in one round trip: the
-# curtain moves on to the next seat on its own as the bots play.
-SHOW_HAND_OF_JS = """(name) => {
-  const button = document.querySelector('[data-testid=curtain] button');
-  if (!button || !button.textContent.includes(`(${name})`)) return false;
-  button.click();
-  return true;
-}"""
 
 
 def test_crazy_eights_against_bots_and_a_hot_seat_player(open_tab, shots):
@@ -76,7 +68,7 @@ def has_result(page: Page) -> bool:
 def step_for_ada(page: Page, shots, done: set[str]) -> None:
     """One step for Ada's seat only (stops short of opening Grace's hand); the first time an 8
     can be played, its suit chooser is opened and pictured."""
-    if page.evaluate(SHOW_HAND_OF_JS, "Ada"):
+    if show_hand_of(page, "Ada"):
         return
     eight = page.locator(".me-area button.card-playable[data-card^='8']")
     if eight.count() and "eight" not in done:

@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from .helpers import describe_pages, host_room, play_until_result, shot, take_turn
+from .helpers import describe_pages, host_room, play_until_result, shot, show_hand_of, take_turn
 
 
 def test_bot_and_hot_seat_game_of_poker_99(open_tab, shots):
@@ -62,20 +62,9 @@ def test_bot_and_hot_seat_game_of_poker_99(open_tab, shots):
     expect(ada.get_by_test_id("total")).to_contain_text("0")
 
 
-# Ada's curtain is looked for and pressed in one round trip, as take_turn does: checked from
-# here and then clicked, it could be gone in between (a bot's move ends the turn it was for).
-SHOW_ADAS_HAND_JS = """() => {
-  const button = [...document.querySelectorAll('[data-testid="curtain"] button')]
-    .find((b) => b.textContent.includes("Show my hand (Ada)"));
-  if (!button) return false;
-  button.click();
-  return true;
-}"""
-
-
 def play_until_step(page) -> None:
     """One action for Ada's seat only (stops short of opening Grace's hand)."""
-    if page.evaluate(SHOW_ADAS_HAND_JS):
+    if show_hand_of(page, "Ada"):
         return
     if not take_turn(page, allow_curtain=False):
         page.wait_for_timeout(50)
