@@ -6,7 +6,14 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .helpers import PHONE_VIEWPORT, host_room, join_by_code, play_until_result, shot
+from .helpers import (
+    PHONE_VIEWPORT,
+    host_room,
+    join_by_code,
+    play_until_result,
+    ready_and_start,
+    shot,
+)
 
 
 def slappable(pile: list[str]) -> bool:
@@ -33,8 +40,7 @@ def test_slapjack_slap_race_and_a_spectator(open_tab, shots):
     # Starting before everyone is ready is refused, with the server's sentence inline.
     ada.get_by_role("button", name="Start game").click()
     expect(ada.get_by_role("alert")).to_contain_text("ready")
-    grace.get_by_role("button", name="I’m ready").click()
-    ada.get_by_role("button", name="Start game").click()
+    ready_and_start(ada, grace)
     expect(grace.get_by_test_id("slap")).to_be_enabled()
 
     watcher = open_tab(f"/r/{code}", viewport=PHONE_VIEWPORT, name="Linus")
@@ -74,8 +80,7 @@ def test_host_closing_their_tab_closes_the_room(open_tab, shots):
     code = host_room(ada, "Ada", "Tic-Tac-Toe")
     grace = open_tab("/")
     join_by_code(grace, "Grace", code)
-    grace.get_by_role("button", name="I’m ready").click()
-    ada.get_by_role("button", name="Start game").click()
+    ready_and_start(ada, grace)
     expect(grace.get_by_test_id("turn")).to_have_text("Ada’s turn")
     ada.context.close()
     expect(grace.get_by_role("heading", name="This room was closed")).to_be_visible(timeout=15_000)
@@ -91,6 +96,7 @@ def test_tic_tac_toe_to_a_result_with_a_spectator(open_tab, shots):
     grace.get_by_role("button", name="I’m ready").click()
     watcher = open_tab(f"/r/{code}?watch=1", name="Linus")
     expect(watcher.get_by_text("You are watching this table")).to_be_visible()
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
     ada.get_by_role("button", name="Start game").click()
     expect(watcher.get_by_role("note")).to_contain_text("You are watching")
     ada.get_by_test_id("cell-4").click()

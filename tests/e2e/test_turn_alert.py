@@ -14,7 +14,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from .helpers import host_room, join_by_code
+from .helpers import host_room, join_by_code, ready_and_start
 
 FLASH = "▶ Your turn!"
 
@@ -69,8 +69,7 @@ def test_a_hidden_tab_flashes_its_title_on_my_turn_and_a_tab_in_front_does_not(o
     grace.context.add_init_script(RECORD_JS)
     grace.reload()
     join_by_code(grace, "Grace", code)
-    grace.get_by_role("button", name="I’m ready").click()
-    ada.get_by_role("button", name="Start game").click()
+    ready_and_start(ada, grace)
     expect(grace.get_by_test_id("turn")).to_have_text("Ada’s turn")
     toggle = grace.get_by_role("checkbox", name=re.compile("Sound and notification"))
     expect(toggle).not_to_be_checked()
