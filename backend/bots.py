@@ -51,6 +51,8 @@ class BotRunner:
 
     def schedule(self, room: Room) -> None:
         """Start a decision for every bot seat that may act at the room's current version."""
+        if not room.bots:
+            return
         with room.lock:
             turns = room.bot_turns()
         for seat, mark in turns:

@@ -98,7 +98,8 @@ class Room:
 
     def spectated(self) -> bool:
         """Whether a connection here sees the spectator view (its user plays no seat)."""
-        return any(not self.seats_of(user_id) for user_id in set(self.connections.values()))
+        seated = {s.user_id for s in self.seats if s.kind != "bot" and not s.left}
+        return any(user_id not in seated for user_id in self.connections.values())
 
     def left_game(self, user_id: str) -> bool:
         """Whether the user held a seat in this game and gave it up (left, or lost it)."""
