@@ -9,7 +9,6 @@ the terminal clients, and to the replays.
 
 from __future__ import annotations
 
-from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_SET
@@ -21,6 +20,8 @@ Names = list[str]
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 BEGINS = "The game begins"
+# What a game's describe hook may raise on a view of a shape it did not expect.
+UNEXPECTED_SHAPE = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
 def card_name(code: Any) -> str:
@@ -75,7 +76,7 @@ def _move_lines(game: Game, prev: dict, nxt: dict, names: Names, actor: int | No
     if game.describe is None:
         silent = move in (None, "drop")  # a drop has its own line below
         return [] if silent else [f"{who(names, actor)}: {move.replace('_', ' ')}"]
-    # A view of an unexpected shape: say nothing rather than something wrong.
-    with suppress(KeyError, IndexError, TypeError, ValueError, AttributeError):
+    try:
         return game.describe(prev, nxt, names, actor)
-    return []
+    except UNEXPECTED_SHAPE:  # say nothing rather than something wrong
+        return []
