@@ -1,0 +1,103 @@
+"""Instructions a move of the lounge's own work (``bench/service_loop.py``), counted by
+callgrind (Debian's ``valgrind``): unlike a time, the count is the same from one run to the
+next whatever else the machine is doing, so a change of a few percent shows at once, where a
+timed loop needs many alternating runs and a load run many pairs.
+
+Each tree plays the same seeded moves of its own ``bench/service_loop.py`` twice, ``--moves``
+and three times as many, each after the same warm-up; the difference of the two counts over
+the difference of the moves is the cost of a move (start-up and warm-up cancel out). With
+``--base REV`` the same is counted for that commit (a worktree of it), and the ratio printed.
+
+    .venv/bin/python bench/instructions.py [--base REV] [--game tic-tac-toe] [--players 2]
+                                           [--moves 500]
+
+A count is not a time: it leaves out what a move waits for (memory, the event loop, the
+transport), so it says which of two versions does less work, not how much faster a server is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PYTHON = REPO / ".venv" / "bin" / "python"
+WARM_UP = 300  # moves before the counted ones
+
+
+def play(tree: str, game: str, players: int, moves: int) -> None:
+    """The counted run: the loop of ``tree``'s ``bench/service_loop.py``, its moves played
+    once after a warm-up, with the lounge of ``tree``."""
+    sys.path[:0] = [tree, os.path.join(tree, "bench")]
+    import service_loop as loop
+
+    app = loop.create_app(loop.from_env({"DATABASE_URL": "memory", "ACCESS_LOG": "0",
+                                         "SECRET_KEY": "bench-only-secret-key-0123456789ab"}))
+    service = app.extensions["lounge"].service
+    service.notifier = loop.Encoder()
+    room, callers = loop.seated_room(service, game, players)
+    rand = random.Random(1)
+    loop.play(service, room, callers, WARM_UP, rand)
+    loop.play(service, room, callers, moves, rand)
+
+
+def count(tree: Path, game: str, players: int, moves: int) -> int:
+    """Instructions (callgrind's total) of one counted run in ``tree``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
+             str(PYTHON), __file__, "play", str(tree), game, str(players), str(moves)],
+            capture_output=True, text=True, cwd=tree, env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        sys.exit(f"callgrind failed in {tree}:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def per_move(tree: Path, game: str, players: int, moves: int) -> float:
+    """Instructions a move: the difference of two runs over the difference of their moves."""
+    return (count(tree, game, players, 3 * moves) - count(tree, game, players, moves)) / (
+        2 * moves)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["play"]:  # the counted child
+        tree, game, players, moves = argv[1:]
+        play(tree, game, int(players), int(moves))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", help="a commit to count too, and compare with")
+    parser.add_argument("--game", default="tic-tac-toe")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--moves", type=int, default=500)
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is missing: apt-get install valgrind")
+    figures = {"working tree": per_move(REPO, args.game, args.players, args.moves)}
+    if args.base:
+        with tempfile.TemporaryDirectory() as tmp:
+            base = Path(tmp) / "base"
+            subprocess.run(["git", "-C", str(REPO), "worktree", "add", "-f", "--detach",
+                            str(base), args.base], check=True, capture_output=True)
+            try:
+                figures[args.base] = per_move(base, args.game, args.players, args.moves)
+            finally:
+                subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
+                                str(base)], capture_output=True)
+    for name, figure in figures.items():
+        print(f"{args.game}, {args.players} players, {name}: {figure:,.0f} instructions a move")
+    if args.base:
+        print(f"working tree / {args.base}: {figures['working tree'] / figures[args.base]:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
