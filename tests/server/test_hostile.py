@@ -9,7 +9,7 @@ import pytest
 import requests
 import socketio
 
-from .harness import CARD, TIMEOUT, Player, Server, create_room
+from .harness import CARD, TIMEOUT, Player, Server, create_room, start_game
 
 BAD_PAYLOADS = [
     ("join", {}), ("join", {"room": 5}), ("join", {"room": ""}), ("join", {"room": "x" * 65}),
@@ -35,11 +35,7 @@ BAD_PAYLOADS = [
 def table(players, room_of):
     """A Tic-Tac-Toe game in progress: (host, guest)."""
     host, guest = players(2)
-    room = room_of(host)
-    guest.ok("join", {"room": room["code"]})
-    guest.ok("ready", {"ready": True})
-    host.ok("start")
-    guest.wait_for(lambda: guest.states.get(1))
+    start_game(room_of(host), host, [guest])
     return host, guest
 
 

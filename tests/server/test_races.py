@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from .harness import assert_no_leaks
+from .harness import assert_no_leaks, start_game
 
 
 def burst(player, payloads: list[dict]) -> list[dict]:
@@ -26,10 +26,7 @@ def burst(player, payloads: list[dict]) -> list[dict]:
 def test_a_burst_of_moves_for_one_version_applies_exactly_one(players, room_of, url):
     host, guest = players(2)
     room = room_of(host)
-    guest.ok("join", {"room": room["code"]})
-    guest.ok("ready", {"ready": True})
-    host.ok("start")
-    guest.wait_for(lambda: guest.states.get(1))
+    start_game(room, host, [guest])
     acks = burst(host, [{"move": "place", "args": [cell]} for cell in range(9)])
     assert sum(a["ok"] for a in acks) == 1
     assert {a["error"]["code"] for a in acks if not a["ok"]} == {"invalid_move"}
