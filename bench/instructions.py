@@ -9,7 +9,7 @@ the difference of the moves is the cost of a move (start-up and warm-up cancel o
 ``--base REV`` the same is counted for that commit (a worktree of it), and the ratio printed.
 
     .venv/bin/python bench/instructions.py [--base REV] [--game tic-tac-toe] [--players 2]
-                                           [--moves 500]
+                                           [--moves 500] [--store memory|sqlite]
 
 A count is not a time: it leaves out what a move waits for (memory, the event loop, the
 transport), so it says which of two versions does less work, not how much faster a server is.
@@ -32,28 +32,45 @@ PYTHON = REPO / ".venv" / "bin" / "python"
 WARM_UP = 300  # moves before the counted ones
 
 
-def play(tree: str, game: str, players: int, moves: int) -> None:
+def play(tree: str, game: str, players: int, moves: int, store: str) -> None:
     """The counted run: the loop of ``tree``'s ``bench/service_loop.py``, its moves played
-    once after a warm-up, with the lounge of ``tree``."""
+    once after a warm-up, with the lounge of ``tree``. On SQLite the process is green, as a
+    server is, so that the saves are committed on its loop (counted) and only the reads and
+    checkpoints go to the database process (not counted)."""
     sys.path[:0] = [tree, os.path.join(tree, "bench")]
+    url = "memory"
+    if store == "sqlite":
+        from backend.serve import monkey_patch
+
+        monkey_patch("eventlet")
+        url = f"sqlite:///{tempfile.mkdtemp()}/lounge.db"
     import service_loop as loop
 
-    app = loop.create_app(loop.from_env({"DATABASE_URL": "memory", "ACCESS_LOG": "0",
+    app = loop.create_app(loop.from_env({"DATABASE_URL": url, "ACCESS_LOG": "0",
                                          "SECRET_KEY": "bench-only-secret-key-0123456789ab"}))
     service = app.extensions["lounge"].service
-    service.notifier = loop.Encoder()
-    room, callers = loop.seated_room(service, game, players)
-    rand = random.Random(1)
-    loop.play(service, room, callers, WARM_UP, rand)
-    loop.play(service, room, callers, moves, rand)
+
+    def run() -> None:
+        service.notifier = loop.Encoder()
+        room, callers = loop.seated_room(service, game, players)
+        rand = random.Random(1)
+        loop.play(service, room, callers, WARM_UP, rand)
+        loop.play(service, room, callers, moves, rand)
+
+    if store == "sqlite":
+        import eventlet
+
+        eventlet.spawn(run).wait()
+    else:
+        run()
 
 
-def count(tree: Path, game: str, players: int, moves: int) -> int:
+def count(tree: Path, game: str, players: int, moves: int, store: str) -> int:
     """Instructions (callgrind's total) of one counted run in ``tree``."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
-             str(PYTHON), __file__, "play", str(tree), game, str(players), str(moves)],
+             str(PYTHON), __file__, "play", str(tree), game, str(players), str(moves), store],
             capture_output=True, text=True, cwd=tree, env={**os.environ, "PYTHONHASHSEED": "0"})
     found = re.search(r"Collected : (\d+)", done.stderr)
     if done.returncode != 0 or found is None:
@@ -61,39 +78,41 @@ def count(tree: Path, game: str, players: int, moves: int) -> int:
     return int(found.group(1))
 
 
-def per_move(tree: Path, game: str, players: int, moves: int) -> float:
+def per_move(tree: Path, game: str, players: int, moves: int, store: str) -> float:
     """Instructions a move: the difference of two runs over the difference of their moves."""
-    return (count(tree, game, players, 3 * moves) - count(tree, game, players, moves)) / (
-        2 * moves)
+    return (count(tree, game, players, 3 * moves, store)
+            - count(tree, game, players, moves, store)) / (2 * moves)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["play"]:  # the counted child
-        tree, game, players, moves = argv[1:]
-        play(tree, game, int(players), int(moves))
+        tree, game, players, moves, store = argv[1:]
+        play(tree, game, int(players), int(moves), store)
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", help="a commit to count too, and compare with")
     parser.add_argument("--game", default="tic-tac-toe")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--moves", type=int, default=500)
+    parser.add_argument("--store", choices=("memory", "sqlite"), default="memory")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is missing: apt-get install valgrind")
-    figures = {"working tree": per_move(REPO, args.game, args.players, args.moves)}
+    figures = {"working tree": per_move(REPO, args.game, args.players, args.moves, args.store)}
     if args.base:
         with tempfile.TemporaryDirectory() as tmp:
             base = Path(tmp) / "base"
             subprocess.run(["git", "-C", str(REPO), "worktree", "add", "-f", "--detach",
                             str(base), args.base], check=True, capture_output=True)
             try:
-                figures[args.base] = per_move(base, args.game, args.players, args.moves)
+                figures[args.base] = per_move(base, args.game, args.players, args.moves, args.store)
             finally:
                 subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
                                 str(base)], capture_output=True)
     for name, figure in figures.items():
-        print(f"{args.game}, {args.players} players, {name}: {figure:,.0f} instructions a move")
+        print(f"{args.game}, {args.players} players, {args.store}, {name}: {figure:,.0f} "
+              "instructions a move")
     if args.base:
         print(f"working tree / {args.base}: {figures['working tree'] / figures[args.base]:.3f}")
     return 0
