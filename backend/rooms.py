@@ -49,6 +49,11 @@ class Seat:
     left: bool = False
     away: bool = False  # its player is away: a bot plays its turns after a short pause
 
+    @property
+    def played(self) -> bool:
+        """Whether a person plays it (its own or a local player, not a bot) and has not left."""
+        return self.kind != "bot" and not self.left
+
 
 class Room:
     """One room: its seats, spectators, connections and the match being played."""
@@ -94,11 +99,11 @@ class Room:
     def seats_of(self, user_id: str) -> list[int]:
         """The seats this user plays (their own and the local ones they added), not left."""
         return [i for i, s in enumerate(self.seats)
-                if s.user_id == user_id and s.kind != "bot" and not s.left]
+                if s.user_id == user_id and s.played]
 
     def spectated(self) -> bool:
         """Whether a connection here sees the spectator view (its user plays no seat)."""
-        seated = {s.user_id for s in self.seats if s.kind != "bot" and not s.left}
+        seated = {s.user_id for s in self.seats if s.played}
         return any(user_id not in seated for user_id in self.connections.values())
 
     def left_game(self, user_id: str) -> bool:
