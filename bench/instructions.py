@@ -38,12 +38,18 @@ def play(tree: str, game: str, players: int, moves: int, store: str) -> None:
     server is, so that the saves are committed on its loop (counted) and only the reads and
     checkpoints go to the database process (not counted)."""
     sys.path[:0] = [tree, os.path.join(tree, "bench")]
-    url = "memory"
     if store == "sqlite":
         from backend.serve import monkey_patch
 
         monkey_patch("eventlet")
-        url = f"sqlite:///{tempfile.mkdtemp()}/lounge.db"
+        with tempfile.TemporaryDirectory() as tmp:
+            _play(f"sqlite:///{tmp}/lounge.db", game, players, moves)
+    else:
+        _play("memory", game, players, moves)
+
+
+def _play(url: str, game: str, players: int, moves: int) -> None:
+    """The loop's moves on the store at ``url``, after the warm-up."""
     import service_loop as loop
 
     app = loop.create_app(loop.from_env({"DATABASE_URL": url, "ACCESS_LOG": "0",
@@ -57,12 +63,12 @@ def play(tree: str, game: str, players: int, moves: int, store: str) -> None:
         loop.play(service, room, callers, WARM_UP, rand)
         loop.play(service, room, callers, moves, rand)
 
-    if store == "sqlite":
+    if url == "memory":
+        run()
+    else:  # green, as a server is: the saves wait for the loop's writer task
         import eventlet
 
         eventlet.spawn(run).wait()
-    else:
-        run()
 
 
 def count(tree: Path, game: str, players: int, moves: int, store: str) -> int:
