@@ -13,13 +13,13 @@ one commit. Two workers, one interface:
   against 0.35 ms on its own). If the process dies, the jobs in flight fail (their saves are
   rolled back in memory and refused) and the next job starts a new one.
 - :class:`LoopDbWorker` (SQLite under a green server, without ``DATABASE_FSYNC``) commits the
-  rooms' saves on the event loop itself, in a writer task, and sends everything else (reads,
-  chat, checkpoints) to the database process. A save is a few rows written to the
-  write-ahead log, which is in the OS's hands once written (no flush): shorter than the two
-  processes' wake-ups a hop to the database process costs. What could make it wait is kept
-  off the loop: its connection never waits for a lock (a batch that meets one goes to the
-  database process, which waits for it) and never checkpoints (the database process does,
-  when asked).
+  rooms' saves on the event loop itself, the first of a batch's waiters committing them all,
+  and sends everything else (reads, chat, checkpoints) to the database process. A save is a
+  few rows written to the write-ahead log, which is in the OS's hands once written (no
+  flush): shorter than the two processes' wake-ups a hop to the database process costs. What
+  could make it wait is kept off the loop: its connection never waits for a lock (a batch
+  that meets one goes to the database process, which waits for it) and never checkpoints
+  (the database process does, when asked).
 - :class:`LocalDbWorker` (PostgreSQL) runs the batches in this process on a writer task:
   psycopg waits for the network through the green ``select`` (see :func:`backend.serve.
   monkey_patch`), so the loop serves everyone else meanwhile, and a save costs no extra hop.
@@ -293,10 +293,10 @@ def _take(queue: Any, limit: int) -> list:
 
 class LoopDbWorker:
     """SQLite's saves (the jobs that :func:`~backend.db.process.run_together`) committed
-    on the event loop, in a writer task, in batches; every other job, and any batch that
-    cannot be written at once, in the database process (``process``). ``loop_engine`` is an
-    engine whose connections neither wait for a lock nor checkpoint (see
-    :func:`backend.db.database.make_engine`)."""
+    on the event loop in batches, each by the first of its waiters (see :meth:`lead`); every
+    other job, and any batch that cannot be written at once, in the database process
+    (``process``). ``loop_engine`` is an engine whose connections neither wait for a lock
+    nor checkpoint (see :func:`backend.db.database.make_engine`)."""
 
     MAX_BATCH = 256
     CHECKPOINT_EVERY = 200  # saves: a WAL of about 1,000 pages, as SQLite checkpoints by default
@@ -306,9 +306,9 @@ class LoopDbWorker:
         self.process = process
         self.runtime = process.runtime
         self._batches = Batches(loop_engine)
-        self._queue = self.runtime.make_queue()
-        self._start_lock = threading.Lock()
-        self._started = False
+        self._waiting: list[tuple[Job, Pending]] = []
+        self._lock = threading.Lock()
+        self._leading = False
         self._since_checkpoint = 0
         self.jobs = 0
         self.handed_over = 0  # batches the loop could not write at once
@@ -331,28 +331,54 @@ class LoopDbWorker:
         """Send one job to run in a committed transaction, without waiting for it."""
         if not run_together(job):
             return self.process.submit(job)
-        with self._start_lock:
-            if not self._started:
-                self._started = True
-                self.runtime.spawn(self._write)
-        pending = Pending(self.runtime.make_event())
-        self.jobs += 1
-        self._queue.put((job, pending))
+        pending = _Queued(self.runtime.make_event(), self)
+        with self._lock:
+            self.jobs += 1
+            self._waiting.append((job, pending))
         return pending
 
     def close(self) -> None:
         """End the database process (the loop's connection goes with its engine)."""
         self.process.close()
 
-    def _write(self) -> None:
-        while True:
-            waiting = _take(self._queue, self.MAX_BATCH)
-            outcomes = self._commit([job for job, _ in waiting])
-            for (_, pending), (ok, value) in zip(waiting, outcomes, strict=True):
-                pending.finish(ok, value)
-            self._since_checkpoint += len(waiting)
-            if self._since_checkpoint >= self.CHECKPOINT_EVERY:
-                self._checkpoint()
+    def lead(self) -> None:
+        """Commit the saves waiting, unless someone else is at it: called by each save's
+        waiter, so that the first to wait commits its own batch and everyone's who joined it
+        (no writer task to wake and come back from: a turn of the loop less a save)."""
+        with self._lock:
+            if self._leading or not self._waiting:
+                return
+            self._leading = True
+        try:
+            self.runtime.sleep(0)  # the saves sent in this turn of the loop join the batch
+            while waiting := self._take():
+                self._write(waiting)
+        finally:
+            self._hand_on()
+
+    def _take(self) -> list[tuple[Job, Pending]]:
+        with self._lock:
+            waiting = self._waiting[:self.MAX_BATCH]
+            del self._waiting[:self.MAX_BATCH]
+            return waiting
+
+    def _write(self, waiting: list[tuple[Job, Pending]]) -> None:
+        outcomes = self._commit([job for job, _ in waiting])
+        for (_, pending), (ok, value) in zip(waiting, outcomes, strict=True):
+            pending.finish(ok, value)
+        self._since_checkpoint += len(waiting)
+
+    def _hand_on(self) -> None:
+        """Stop leading: a task takes over for a checkpoint that is due (the leader's caller
+        goes on meanwhile), or for saves left waiting by a leader that failed."""
+        if self._since_checkpoint >= self.CHECKPOINT_EVERY:
+            self.runtime.spawn(self._checkpoint)
+            return
+        with self._lock:
+            self._leading = False
+            left = bool(self._waiting)
+        if left:
+            self.runtime.spawn(self.lead)
 
     def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         """(ok, result or exception) of each job: committed here in one transaction, or, if
@@ -367,17 +393,34 @@ class LoopDbWorker:
     def _in_process(self, job: Job) -> Pending:
         try:
             return self.process.submit(job)
-        except Exception as exc:  # the writer must outlive any failure
+        except Exception as exc:  # the leader must outlive any failure
             failed = Pending(self.runtime.make_event())
             failed.finish(False, exc)
             return failed
 
     def _checkpoint(self) -> None:
         """Have the database process copy the write-ahead log into the database, and wait
-        for it (the loop serves everyone else meanwhile; saves wait, and go in the next
-        batch): with no commit during the copy, it reaches the log's end, and the log is
-        written from its start again instead of growing."""
+        for it, still leading (the loop serves everyone else meanwhile; saves wait, and go
+        in the next batch): with no commit during the copy, it reaches the log's end, and
+        the log is written from its start again instead of growing."""
         self._since_checkpoint = 0
-        ok, error = self._in_process(checkpoint).outcome()
-        if not ok:
-            log.warning("a checkpoint of the database failed: %s", error)
+        try:
+            ok, error = self._in_process(checkpoint).outcome()
+            if not ok:
+                log.warning("a checkpoint of the database failed: %s", error)
+        finally:
+            self._hand_on()
+
+
+class _Queued(Pending):
+    """A save waiting for a :class:`LoopDbWorker`'s batch: its first waiter leads it."""
+
+    __slots__ = ("worker",)
+
+    def __init__(self, done: Any, worker: LoopDbWorker) -> None:
+        super().__init__(done)
+        self.worker = worker
+
+    def outcome(self) -> tuple[bool, Any]:
+        self.worker.lead()
+        return super().outcome()

@@ -13,6 +13,7 @@ import threading
 import time
 from dataclasses import replace
 
+import eventlet
 import psutil
 import pytest
 import requests
@@ -25,6 +26,7 @@ from backend.db.queries import Writes, count_rows
 from backend.db.worker import DbWorker, LoopDbWorker
 from backend.errors import LoungeError
 from backend.rooms import Lounge
+from backend.runtime import _eventlet_events
 from tests.server.harness import TIMEOUT, Player, Server, create_room, start_game
 
 from .helpers import open_sql_store, play, started_room
@@ -219,14 +221,37 @@ def test_a_save_that_meets_a_lock_waits_for_it_in_the_database_process(sqlite_ur
     assert open_sql_store(sqlite_url).load()[0].match.log == room.match.log
 
 
+def new_room(room_id: str) -> Writes:
+    """The save that creates a room (a lobby with no seats)."""
+    writes = Writes()
+    writes.add("insert_room", {
+        "id": room_id, "code": room_id.upper(), "game": "tic-tac-toe", "public": False,
+        "status": "lobby", "round": 0, "created": 0, "updated": 0, "turn_seconds": 0,
+        "turn_deadline": None, "removed": "{}"})
+    return writes
+
+
+def test_saves_waited_for_in_one_turn_of_the_loop_are_committed_in_one_batch(sqlite_url):
+    store = open_sql_store(sqlite_url)  # its schema
+    runtime = Runtime(eventlet.spawn, eventlet.queue.LightQueue, _eventlet_events()[0],
+                      eventlet.sleep, green=True)
+    worker = make_worker(make_engine(sqlite_url), runtime)
+    assert isinstance(worker, LoopDbWorker)
+
+    def save(room_id: str) -> tuple[bool, object]:
+        return worker.submit(new_room(room_id)).outcome()
+
+    # The first waiter leads: it lets the loop turn once, and commits what joined meanwhile.
+    waiters = [eventlet.spawn(save, f"room{i}") for i in range(5)]
+    assert [waiter.wait() for waiter in waiters] == [(True, None)] * 5
+    assert worker.batches == 1 and worker.jobs == 5
+    assert save("room5") == (True, None) and worker.batches == 2  # alone, another batch
+    assert store.worker.run(count_rows)["rooms"] == 6
+
+
 def test_a_faulty_save_fails_alone_when_its_batch_is_handed_over(sqlite_url):
     store = open_sql_store(sqlite_url)  # its schema
-    room = {"id": "r1", "code": "ABCDEF", "game": "tic-tac-toe", "public": False,
-            "status": "lobby", "round": 0, "created": 0, "updated": 0,
-            "turn_seconds": 0, "turn_deadline": None, "removed": "{}"}
-    first, again = Writes(), Writes()
-    first.add("insert_room", room)
-    again.add("insert_room", room)  # its key is taken once the first is written
+    first, again = new_room("r1"), new_room("r1")  # its key is taken once the first is written
     worker = open_sql_store(sqlite_url, on_loop=True).worker
     assert worker.run(first) is None
     with pytest.raises(Exception, match="(?i)unique"):
