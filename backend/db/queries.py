@@ -90,7 +90,11 @@ class Writes:
 def _by_statement(dialect: Any, saves: list[Writes]) -> Iterator[tuple[_Statement, list]]:
     """Each kind of write the saves need, in order (rows before their children), with the
     rows of all the saves for it."""
+    needed = saves[0].steps.keys() if len(saves) == 1 else {
+        step for save in saves for step in save.steps}
     for step, statement in _compiled(dialect).items():
+        if step not in needed:
+            continue
         rows = [row for save in saves for row in save.steps.get(step, ())]
         if step == "users":
             rows = list({row["id"]: row for row in rows}.values())  # one row per user
