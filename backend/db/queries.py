@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
+from operator import itemgetter
 from types import SimpleNamespace
 from typing import Any
 
@@ -143,16 +144,21 @@ WRITES = _statements()
 PURGE_LOCK = 0x6C6F756E6766  # the advisory lock of housekeeping's purge
 
 
-@dataclass(frozen=True)
 class _Statement:
     """A statement compiled for one dialect: its SQL, and how to turn a row into the
     driver's parameters (a tuple in order for positional styles, the row itself otherwise)."""
 
-    sql: str
-    order: tuple[str, ...] | None
+    __slots__ = ("params", "sql")
 
-    def params(self, row: dict) -> Any:
-        return row if self.order is None else tuple(row[name] for name in self.order)
+    def __init__(self, sql: str, order: tuple[str, ...] | None) -> None:
+        self.sql = sql
+        self.params: Callable[[dict], Any] = (
+            _same if order is None else  # itemgetter of one name gives the value, not a tuple
+            itemgetter(*order) if len(order) > 1 else lambda row: (row[order[0]],))
+
+
+def _same(row: dict) -> dict:
+    return row
 
 
 _COMPILED: dict[str, dict[str, _Statement]] = {}
