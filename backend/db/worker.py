@@ -36,6 +36,7 @@ import socket
 import subprocess
 import sys
 import threading
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -306,9 +307,8 @@ class LoopDbWorker:
         self.process = process
         self.runtime = process.runtime
         self._batches = Batches(loop_engine)
-        self._waiting: list[tuple[Job, Pending]] = []
-        self._lock = threading.Lock()
-        self._leading = False
+        self._waiting: deque[tuple[Job, Pending]] = deque()
+        self._leading = threading.Lock()  # held by whoever commits the saves waiting
         self._since_checkpoint = 0
         self.jobs = 0
         self.handed_over = 0  # batches the loop could not write at once
@@ -332,9 +332,8 @@ class LoopDbWorker:
         if not run_together(job):
             return self.process.submit(job)
         pending = _Queued(self.runtime.make_event(), self)
-        with self._lock:
-            self.jobs += 1
-            self._waiting.append((job, pending))
+        self.jobs += 1
+        self._waiting.append((job, pending))
         return pending
 
     def close(self) -> None:
@@ -345,22 +344,23 @@ class LoopDbWorker:
         """Commit the saves waiting, unless someone else is at it: called by each save's
         waiter, so that the first to wait commits its own batch and everyone's who joined it
         (no writer task to wake and come back from: a turn of the loop less a save)."""
-        with self._lock:
-            if self._leading or not self._waiting:
+        while self._waiting and self._leading.acquire(blocking=False):
+            try:
+                self.runtime.sleep(0)  # the saves sent in this turn of the loop join the batch
+                while self._waiting:
+                    self._write(self._take())
+            except BaseException:
+                self._step_down()
+                raise
+            if self._since_checkpoint >= self.CHECKPOINT_EVERY:
+                self.runtime.spawn(self._checkpoint)  # the leader's caller goes on meanwhile
                 return
-            self._leading = True
-        try:
-            self.runtime.sleep(0)  # the saves sent in this turn of the loop join the batch
-            while waiting := self._take():
-                self._write(waiting)
-        finally:
-            self._hand_on()
+            self._leading.release()
 
     def _take(self) -> list[tuple[Job, Pending]]:
-        with self._lock:
-            waiting = self._waiting[:self.MAX_BATCH]
-            del self._waiting[:self.MAX_BATCH]
-            return waiting
+        """The oldest saves waiting, a batch's worth (only the leader takes)."""
+        count = min(len(self._waiting), self.MAX_BATCH)
+        return [self._waiting.popleft() for _ in range(count)]
 
     def _write(self, waiting: list[tuple[Job, Pending]]) -> None:
         outcomes = self._commit([job for job, _ in waiting])
@@ -368,16 +368,10 @@ class LoopDbWorker:
             pending.finish(ok, value)
         self._since_checkpoint += len(waiting)
 
-    def _hand_on(self) -> None:
-        """Stop leading: a task takes over for a checkpoint that is due (the leader's caller
-        goes on meanwhile), or for saves left waiting by a leader that failed."""
-        if self._since_checkpoint >= self.CHECKPOINT_EVERY:
-            self.runtime.spawn(self._checkpoint)
-            return
-        with self._lock:
-            self._leading = False
-            left = bool(self._waiting)
-        if left:
+    def _step_down(self) -> None:
+        """Stop leading; a task takes over the saves still waiting, if any."""
+        self._leading.release()
+        if self._waiting:
             self.runtime.spawn(self.lead)
 
     def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
@@ -409,7 +403,7 @@ class LoopDbWorker:
             if not ok:
                 log.warning("a checkpoint of the database failed: %s", error)
         finally:
-            self._hand_on()
+            self._step_down()
 
 
 class _Queued(Pending):
