@@ -193,6 +193,23 @@ def _seat_of(player: Player, latest: dict) -> int | None:
     return seats[0] if seats else None
 
 
+def mid_game(host: Player, players: list[Player], seed: int, moves: int,
+             acked: list[dict]) -> int:
+    """Play ``moves`` moves into a game that is still going after them; its round. A game
+    that ends sooner (a deal can end Poker 99 in one move) is followed by a rematch, and its
+    moves are dropped from ``acked``, which then holds only this round's."""
+    for attempt in range(5):
+        acked.clear()
+        if play(players, seed=seed + attempt, stop_after=moves, acked=acked) is None:
+            return max(s["round"] for p in players for s in p.states.values())
+        played = max(s["round"] for s in host.states.values())
+        host.ok("rematch")
+        for player in players:
+            player.wait_for(lambda p=player, r=played: any(
+                s["round"] > r and s["result"] is None for s in p.states.values()))
+    raise AssertionError(f"five games in a row ended within {moves} moves")
+
+
 def versions(player: Player, round_: int) -> list[int]:
     """The versions of the states a player received in a round, in order."""
     return [s["version"] for s in player.received("state") if s["round"] == round_]

@@ -19,6 +19,7 @@ from .nodes import (
     contiguous,
     hosted,
     match_log,
+    mid_game,
     play,
     versions,
     wait_until,
@@ -35,7 +36,7 @@ def test_the_owner_is_killed_mid_game_and_the_game_goes_on(cluster_of, game):
     guest = connect(cluster.url(1))
     start_game(room, host, [guest])
     acked: list[dict] = []
-    assert play([host, guest], seed=3, stop_after=3, acked=acked) is None
+    round_ = mid_game(host, [host, guest], seed=3, moves=3, acked=acked)
     killed = time.monotonic()
     cluster.kill(0)
     host = connect(cluster.url(1), host.session)  # the host's client reconnects elsewhere
@@ -47,7 +48,8 @@ def test_the_owner_is_killed_mid_game_and_the_game_goes_on(cluster_of, game):
     assert play([host, guest], seed=4, acked=acked) is not None
     log = match_log(cluster.url(1), room["id"])["log"]
     assert_kept(acked, log)
-    assert contiguous(versions(guest, 1)), versions(guest, 1)  # the guest never reconnected
+    seen = versions(guest, round_)
+    assert contiguous(seen), seen  # the guest never reconnected
     assert guest.sio.connected
 
 
