@@ -26,7 +26,9 @@ class GameLog:
         self.readers: list[Reader] = [None] * spectators + [*range(match.num_players)] * seats
         self.lines: dict[Reader, list[Line]] = {r: [] for r in self.readers}
         self.played: list[int] = []  # the versions of moves a take-back could remove
-        self.match = new_match(match.game.slug, match.num_players, match.seed)
+        # the log starts from the game's start: the match itself when it is there (a new game)
+        self.match = match if match.version == 0 else new_match(
+            match.game.slug, match.num_players, match.seed)
         self.views: dict[Reader, dict] = {}  # each reader's view of self.match, once asked
         for reader in self.readers:
             self.lines[reader].append({"version": 0, "text": BEGINS})
