@@ -73,7 +73,7 @@ def _play(url: str, game: str, players: int, moves: int) -> None:
 
     if url == "memory":
         run()
-    else:  # green, as a server is: the saves wait for the loop's writer task
+    else:  # green, as a server is: the saves are committed on its loop by their first waiter
         import eventlet
 
         eventlet.spawn(run).wait()

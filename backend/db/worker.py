@@ -3,7 +3,7 @@
 Every database call goes through one worker. Callers hand it a job (a picklable function of a
 SQLAlchemy connection, see :mod:`backend.db.queries`) and wait for it cooperatively; the jobs
 waiting at one moment run together in one transaction, so a batch of many rooms' moves costs
-one commit. Two workers, one interface:
+one commit. Three workers, one interface:
 
 - :class:`DbWorker` (SQLite, whose driver blocks) sends the jobs to the database process
   (:mod:`backend.db.process`), which answers a batch once it is committed: a job alone goes at
