@@ -300,7 +300,10 @@ class LoopDbWorker:
     nor checkpoint (see :func:`backend.db.database.make_engine`)."""
 
     MAX_BATCH = 256
-    CHECKPOINT_EVERY = 200  # saves: a WAL of about 1,000 pages, as SQLite checkpoints by default
+    # saves: a log of 1,000 to 3,500 pages (a page a save in a busy server's large batches,
+    # three or four for a save alone); every 200 made a busy server pause for a checkpoint
+    # after each batch (see docs/performance.md)
+    CHECKPOINT_EVERY = 1000
 
     def __init__(self, loop_engine: Engine, process: DbWorker) -> None:
         self.engine = process.engine
