@@ -76,9 +76,11 @@ class MatchRow(Base):
 
 
 class MoveRow(Base):
-    """One entry of a match's action log; ``version`` is the match version it led to."""
+    """One entry of a match's action log; ``version`` is the match version it led to. On
+    SQLite the rows are kept in their key's order, without a rowid (migration 0005)."""
 
     __tablename__ = "match_moves"
+    __table_args__ = {"sqlite_with_rowid": False}
     match_id: Mapped[str] = mapped_column(String(16),
                                           ForeignKey("matches.id", ondelete="CASCADE"),
                                           primary_key=True)

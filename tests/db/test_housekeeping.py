@@ -45,7 +45,7 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
     assert main(["db", "upgrade", "--database-url", sqlite_url]) == 0
     assert main(["db", "status", "--database-url", sqlite_url]) == 0
     out = capsys.readouterr().out
-    assert "revision: 0004 (latest: 0004)" in out and "match_moves    0" in out
+    assert "revision: 0005 (latest: 0005)" in out and "match_moves    0" in out
     assert main(["db", "downgrade", "--database-url", sqlite_url]) == 2
     assert main(["db", "current", "--database-url", "not a url"]) == 2
 

@@ -228,12 +228,39 @@ def test_purge_removes_old_games_and_users_with_no_seat(db_url):
 def test_migrations_go_down_and_up_again(db_url):
     engine = make_engine(db_url)
     upgrade(engine)
-    assert current_revision(engine) == head_revision(engine) == "0004"
+    assert current_revision(engine) == head_revision(engine) == "0005"
     downgrade(engine, "base")
     assert current_revision(engine) is None
     upgrade(engine)
     with engine.connect() as conn:
         assert set(count_rows(conn).values()) == {0}
+
+
+def test_moves_saved_before_the_table_lost_its_rowid_are_kept(sqlite_url):
+    engine = make_engine(sqlite_url)
+    upgrade(engine, "0004")
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO matches (id, room_id, round, game, num_players, seed, players, "
+            "moves, started) VALUES ('m1', 'r1', 1, 'tic-tac-toe', 2, '1', '[]', 2, 0)")
+        conn.exec_driver_sql(
+            "INSERT INTO match_moves (match_id, version, seat, move, args, actor) VALUES "
+            "('m1', 1, 0, 'place', '[4]', NULL), ('m1', 2, 1, 'place', '[0]', 'stand_in')")
+    upgrade(engine)
+
+    def table() -> tuple[str, list]:
+        with engine.connect() as conn:
+            sql = conn.exec_driver_sql(
+                "SELECT sql FROM sqlite_master WHERE name = 'match_moves'").scalar()
+            return sql, conn.exec_driver_sql(
+                "SELECT * FROM match_moves ORDER BY version").fetchall()
+
+    moves = [("m1", 1, 0, "place", "[4]", None), ("m1", 2, 1, "place", "[0]", "stand_in")]
+    sql, rows = table()
+    assert "WITHOUT ROWID" in sql and "ON DELETE CASCADE" in sql and rows == moves
+    downgrade(engine, "0004")
+    sql, rows = table()
+    assert "WITHOUT ROWID" not in sql and rows == moves
 
 
 def test_database_urls(tmp_path):
