@@ -300,8 +300,8 @@ class LoopDbWorker:
     nor checkpoint (see :func:`backend.db.database.make_engine`)."""
 
     MAX_BATCH = 256
-    # saves: a log of 1,000 to 3,500 pages (a page a save in a busy server's large batches,
-    # three or four for a save alone); every 200 made a busy server pause for a checkpoint
+    # saves: a log of 1,000 to 2,700 pages (a page a save in a busy server's large batches,
+    # about three for a save alone); every 200 made a busy server pause for a checkpoint
     # after each batch (see docs/performance.md)
     CHECKPOINT_EVERY = 1000
 
