@@ -51,12 +51,16 @@ class Encoder:
         pass
 
 
-def seated_room(service: LoungeService, slug: str, players: int) -> tuple[Room, list[Caller]]:
-    """A started room of ``players`` users, each on a connection of their own."""
-    host_id = "bench-host-" + "0" * 21
+def seated_room(service: LoungeService, slug: str, players: int,
+                index: int = 0) -> tuple[Room, list[Caller]]:
+    """A started room of ``players`` users, each on a connection of their own (``index``: the
+    room's number, when there are several, each with users of its own)."""
+    host_id = f"bench-host-{index:021d}"
     room_id = service.create_room(host_id, slug, "Player 1", False)["id"]
-    callers = [Caller("conn-0", host_id, room_id)]
-    callers += [Caller(f"conn-{i}", f"bench-user-{i:021d}", room_id) for i in range(1, players)]
+    first = index * players  # the connections' numbers
+    callers = [Caller(f"conn-{first}", host_id, room_id)]
+    callers += [Caller(f"conn-{first + i}", f"bench-user-{index:010d}{i:011d}", room_id)
+                for i in range(1, players)]
     for i, caller in enumerate(callers):
         service.join(caller, {"name": f"Player {i + 1}"})
         if i:
