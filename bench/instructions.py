@@ -73,16 +73,18 @@ def _play(url: str, game: str, players: int, moves: int, rooms: int) -> None:
         if rooms == 1:
             room, callers = loop.seated_room(service, game, players)
             rand = random.Random(1)
-            loop.play(service, room, callers, WARM_UP, rand)
+
+            def play_moves(count: int) -> None:
+                loop.play(service, room, callers, count, rand)
         else:
             tables = [loop.seated_room(service, game, players, i) for i in range(rooms)]
-            _side_by_side(loop, service, tables, WARM_UP)
+
+            def play_moves(count: int) -> None:
+                _side_by_side(loop, service, tables, count)
+        play_moves(WARM_UP)
         gc.collect()
         gc.freeze()  # see the module's docstring
-        if rooms == 1:
-            loop.play(service, room, callers, moves, rand)
-        else:
-            _side_by_side(loop, service, tables, moves)
+        play_moves(moves)
 
     if url == "memory" and rooms == 1:
         run()
