@@ -1,0 +1,205 @@
+"""Instructions a move of a whole ``lounge serve`` process, transport included, counted by
+callgrind (Debian's ``valgrind``): the server runs under callgrind, two clients play Tic-Tac-Toe
+in one room over real WebSockets, one move at a time, and the count is taken over a fixed
+number of moves after a warm-up. ``bench/instructions.py`` counts the service's own work in a
+loop; this counts what that leaves out (reading and unmasking the frames, Socket.IO's and
+Engine.IO's packets, the event loop and its writer tasks, the sends), which is about half a
+move's cost under load, so that a change to the transport's path can be judged too.
+
+    .venv/bin/python bench/server_instructions.py [--base REV] [--store memory|sqlite]
+                                                  [--moves 400] [--runs 1]
+
+Each move is sent only once the previous one has been answered and both players have their
+states, so every move asks the server for the same work: one frame in, three out (the mover's
+acknowledgement and the two states), with a rematch after each game as under the loadtest. The
+clients are ``bench/load.py``'s lean aiohttp clients, outside valgrind. On SQLite the saves are
+committed on the server's loop (counted); the database process is not counted.
+
+A count is not a time: it leaves out the system calls' own cost in the kernel and what a move
+waits for. It says which of two versions does less work in user space, the same from one run
+to the next whatever else the machine is doing (within about 0.5 %: the pings and the
+housekeeping that fall into the window).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+PYTHON = REPO / ".venv" / "bin" / "python"
+WARM_UP = 150  # moves before the counted ones
+SETTINGS = {  # as the loadtest runs the lounge: rate limits lifted, no access log
+    "SECRET_KEY": "bench-only-secret-key-0123456789abcdef", "ACCESS_LOG": "0",
+    "SOCKET_RATE_PER_SECOND": "1000000", "SOCKET_RATE_BURST": "1000000",
+    "REST_RATE_PER_MINUTE": "100000000", "SESSION_RATE_PER_MINUTE": "100000000",
+    "CONNECT_RATE_PER_MINUTE": "100000000", "PYTHONHASHSEED": "0"}
+
+
+class Room:
+    """Two lean clients in one started room, moving one at a time."""
+
+    def __init__(self, http, url: str) -> None:
+        self.http, self.url = http, url
+        self.clients: list = []
+        self.states: list[dict | None] = [None, None]
+        self.fresh = [asyncio.Event(), asyncio.Event()]
+        self.rand = random.Random(1)
+
+    async def open(self) -> None:
+        from load import LeanClient
+
+        code = None
+        for seat in range(2):
+            async with self.http.post(f"{self.url}/api/session") as response:
+                token = (await response.json())["token"]
+            if code is None:
+                async with self.http.post(f"{self.url}/api/rooms",
+                                          json={"game": "tic-tac-toe", "name": "Host"},
+                                          headers={"Authorization": f"Bearer {token}"}) as r:
+                    code = (await r.json())["code"]
+            client = LeanClient(self.http)
+            client.on("state", self._on_state(seat))
+            await client.connect(self.url, {"token": token}, room=code)
+            assert (await client.call("join", {"room": code, "name": f"P{seat}"}))["ok"]
+            self.clients.append(client)
+        assert (await self.clients[1].call("ready", {"ready": True}))["ok"]
+        await self._told(lambda: self.clients[0].call("start", {}))
+
+    def _on_state(self, seat: int):
+        async def on_state(state: dict) -> None:
+            self.states[seat] = state
+            self.fresh[seat].set()
+        return on_state
+
+    async def _told(self, send) -> dict:
+        """Send, then wait for the answer and for a new state at each seat."""
+        for event in self.fresh:
+            event.clear()
+        answer = await send()
+        assert answer["ok"], answer
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in self.fresh)), 120)
+        return answer
+
+    async def play(self, moves: int) -> None:
+        """``moves`` random legal moves; a finished game is followed by a rematch."""
+        done = 0
+        while done < moves:
+            state = self.states[0]
+            if state["result"] is not None:
+                await self._told(lambda: self.clients[0].call("rematch", {}))
+                continue
+            seat = next(s for s in range(2) if self.states[s]["legal_moves"])
+            move = self.rand.choice(self.states[seat]["legal_moves"])
+            await self._told(lambda seat=seat, move=move: self.clients[seat].call("move", move))
+            done += 1
+
+    async def close(self) -> None:
+        for client in self.clients:
+            await client.disconnect()
+
+
+def control(*args: str) -> str:
+    done = subprocess.run(["callgrind_control", *args], capture_output=True, text=True,
+                          timeout=120)
+    if done.returncode != 0:
+        sys.exit(f"callgrind_control {' '.join(args)} failed: {done.stdout}{done.stderr}")
+    return done.stdout
+
+
+async def drive(url: str, pid: int, moves: int, out: Path) -> int:
+    """Warm up, zero the counters, play ``moves``, dump: the instructions of those moves."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http:
+        room = Room(http, url)
+        await room.open()
+        await room.play(WARM_UP)
+        control("--zero", str(pid))
+        await room.play(moves)
+        control("--dump", str(pid))
+        await room.close()
+    dumps = sorted(out.parent.glob(out.name + "*"), key=os.path.getmtime)
+    for dump in reversed(dumps):
+        found = re.search(r"^(?:summary|totals): (\d+)", dump.read_text(), re.MULTILINE)
+        if found and dump.name.endswith(".1"):
+            return int(found.group(1))
+    sys.exit(f"no callgrind dump found in {out.parent}")
+
+
+def count(tree: Path, store: str, moves: int) -> int:
+    """Instructions of ``moves`` moves in a server of ``tree``."""
+    from load import free_port, wait_healthy
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = "memory" if store == "memory" else f"sqlite:///{tmp}/lounge.db"
+        port = free_port()
+        out = Path(tmp) / "callgrind.out"
+        log = open(Path(tmp) / "server.log", "wb")  # noqa: SIM115 (closed below)
+        server = subprocess.Popen(
+            ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+             f"--callgrind-out-file={out}", str(PYTHON), "-m", "backend.cli", "serve",
+             "--host", "127.0.0.1", "--port", str(port)],
+            cwd=tree, stdout=log, stderr=subprocess.STDOUT,
+            env={**os.environ, **SETTINGS, "DATABASE_URL": url,
+                 "PYTHONPATH": str(tree)})
+        try:
+            wait_healthy(f"http://127.0.0.1:{port}", seconds=300)
+            control("--instr=on", str(server.pid))
+            return asyncio.run(drive(f"http://127.0.0.1:{port}", server.pid, moves, out))
+        finally:
+            server.kill()
+            server.wait()
+            log.close()
+
+
+def per_move(tree: Path, store: str, moves: int, runs: int) -> float:
+    figures = [count(tree, store, moves) / moves for _ in range(runs)]
+    if runs > 1:
+        print(f"  {tree}: {', '.join(f'{f:,.0f}' for f in figures)}", flush=True)
+    return statistics.median(figures)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", help="a commit to count too, and compare with")
+    parser.add_argument("--store", choices=("memory", "sqlite"), default="memory")
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--runs", type=int, default=1)
+    args = parser.parse_args(argv)
+    for tool in ("valgrind", "callgrind_control"):
+        if shutil.which(tool) is None:
+            sys.exit(f"{tool} is missing: apt-get install valgrind")
+    started = time.monotonic()
+    figures = {"working tree": per_move(REPO, args.store, args.moves, args.runs)}
+    if args.base:
+        with tempfile.TemporaryDirectory() as tmp:
+            base = Path(tmp) / "base"
+            subprocess.run(["git", "-C", str(REPO), "worktree", "add", "-f", "--detach",
+                            str(base), args.base], check=True, capture_output=True)
+            try:
+                figures[args.base] = per_move(base, args.store, args.moves, args.runs)
+            finally:
+                subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
+                                str(base)], capture_output=True)
+    for name, figure in figures.items():
+        print(f"server, Tic-Tac-Toe, {args.store}, {name}: {figure:,.0f} instructions a move")
+    if args.base:
+        print(f"working tree / {args.base}: {figures['working tree'] / figures[args.base]:.3f}")
+    print(f"({time.monotonic() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
