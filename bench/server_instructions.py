@@ -138,9 +138,25 @@ async def drive(url: str, pid: int, moves: int, out: Path) -> int:
     sys.exit(f"no callgrind dump found in {out.parent}")
 
 
+def started(server: subprocess.Popen, port: int, log: Path) -> None:
+    """Wait until the server answers; exit with its output if it ends first."""
+    import requests
+
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            sys.exit(f"the server ended:\n{log.read_text(errors='replace')[-3000:]}")
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/api/health", timeout=2).ok:
+                return
+        except requests.RequestException:
+            time.sleep(0.5)
+    sys.exit("the server did not answer within 300 s")
+
+
 def count(tree: Path, store: str, moves: int) -> int:
     """Instructions of ``moves`` moves in a server of ``tree``."""
-    from load import free_port, wait_healthy
+    from load import free_port
 
     with tempfile.TemporaryDirectory() as tmp:
         url = "memory" if store == "memory" else f"sqlite:///{tmp}/lounge.db"
@@ -155,7 +171,7 @@ def count(tree: Path, store: str, moves: int) -> int:
             env={**os.environ, **SETTINGS, "DATABASE_URL": url,
                  "PYTHONPATH": str(tree)})
         try:
-            wait_healthy(f"http://127.0.0.1:{port}", seconds=300)
+            started(server, port, Path(tmp) / "server.log")
             control("--instr=on", str(server.pid))
             return asyncio.run(drive(f"http://127.0.0.1:{port}", server.pid, moves, out))
         finally:
