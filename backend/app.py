@@ -25,7 +25,13 @@ from .service import LoungeService
 from .sockets import LoungeSockets, SocketNotifier
 from .store import HistoryStore
 from .web import web
-from .wire import LoungeJSONProvider, TextPacket, refuse_binary, untimed_writer_waits
+from .wire import (
+    LoungeJSONProvider,
+    TextPacket,
+    refuse_binary,
+    unmask_quickly,
+    untimed_writer_waits,
+)
 
 
 class Rooms(Protocol):
@@ -89,6 +95,7 @@ def create_app(config: Config | None = None) -> Flask:
         **({"client_manager": bus} if bus else {}))
     refuse_binary(socketio.server)
     untimed_writer_waits(socketio.server)
+    unmask_quickly(socketio.server)
     # Outside Flask-SocketIO's middleware, so that Socket.IO sees the forwarded scheme and host.
     app.wsgi_app = Edge(app.wsgi_app, config.FORWARDED_ALLOW_IPS,  # type: ignore[method-assign]
                         log=config.ACCESS_LOG, compression=config.WEBSOCKET_COMPRESSION)
