@@ -7,7 +7,7 @@ Engine.IO's packets, the event loop and its writer tasks, the sends), which is a
 move's cost under load, so that a change to the transport's path can be judged too.
 
     .venv/bin/python bench/server_instructions.py [--base REV] [--store memory|sqlite]
-                                                  [--moves 400] [--runs 1]
+                                                  [--moves 400] [--runs 1] [--keep FILE]
 
 Each move is sent only once the previous one has been answered and both players have their
 states, so every move asks the server for the same work: one frame in, three out (the mover's
@@ -40,6 +40,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 PYTHON = REPO / ".venv" / "bin" / "python"
 WARM_UP = 150  # moves before the counted ones
+KEEP: Path | None = None  # where to copy the counted moves' dump, for callgrind_annotate
 SETTINGS = {  # as the loadtest runs the lounge: rate limits lifted, no access log
     "SECRET_KEY": "bench-only-secret-key-0123456789abcdef", "ACCESS_LOG": "0",
     "SOCKET_RATE_PER_SECOND": "1000000", "SOCKET_RATE_BURST": "1000000",
@@ -134,6 +135,8 @@ async def drive(url: str, pid: int, moves: int, out: Path) -> int:
     for dump in reversed(dumps):
         found = re.search(r"^(?:summary|totals): (\d+)", dump.read_text(), re.MULTILINE)
         if found and dump.name.endswith(".1"):
+            if KEEP:
+                shutil.copy(dump, KEEP)
             return int(found.group(1))
     sys.exit(f"no callgrind dump found in {out.parent}")
 
@@ -193,7 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--store", choices=("memory", "sqlite"), default="memory")
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--keep", type=Path, help="copy the (last) dump of the counted moves "
+                        "here, for callgrind_annotate")
     args = parser.parse_args(argv)
+    global KEEP
+    KEEP = args.keep
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is missing: apt-get install valgrind")
