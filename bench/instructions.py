@@ -39,6 +39,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from worktree import worktree
+
 REPO = Path(__file__).resolve().parents[1]
 PYTHON = REPO / ".venv" / "bin" / "python"
 WARM_UP = 300  # moves before the counted ones
@@ -148,16 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     figures = {"working tree": per_move(REPO, args.game, args.players, args.moves, args.store,
                                         args.rooms)}
     if args.base:
-        with tempfile.TemporaryDirectory() as tmp:
-            base = Path(tmp) / "base"
-            subprocess.run(["git", "-C", str(REPO), "worktree", "add", "-f", "--detach",
-                            str(base), args.base], check=True, capture_output=True)
-            try:
-                figures[args.base] = per_move(base, args.game, args.players, args.moves,
-                                              args.store, args.rooms)
-            finally:
-                subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
-                                str(base)], capture_output=True)
+        with worktree(args.base) as base:
+            figures[args.base] = per_move(base, args.game, args.players, args.moves,
+                                          args.store, args.rooms)
     for name, figure in figures.items():
         print(f"{args.game}, {args.players} players, {args.store}, {args.rooms} rooms, {name}: "
               f"{figure:,.0f} instructions a move")

@@ -36,6 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from worktree import worktree
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 PYTHON = REPO / ".venv" / "bin" / "python"
@@ -207,15 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     figures = {"working tree": per_move(REPO, args.store, args.moves, args.runs)}
     if args.base:
-        with tempfile.TemporaryDirectory() as tmp:
-            base = Path(tmp) / "base"
-            subprocess.run(["git", "-C", str(REPO), "worktree", "add", "-f", "--detach",
-                            str(base), args.base], check=True, capture_output=True)
-            try:
-                figures[args.base] = per_move(base, args.store, args.moves, args.runs)
-            finally:
-                subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
-                                str(base)], capture_output=True)
+        with worktree(args.base) as base:
+            figures[args.base] = per_move(base, args.store, args.moves, args.runs)
     for name, figure in figures.items():
         print(f"server, Tic-Tac-Toe, {args.store}, {name}: {figure:,.0f} instructions a move")
     if args.base:
