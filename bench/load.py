@@ -106,14 +106,15 @@ def free_port() -> int:
 class ServerProcess:
     """A server subprocess, its CPU time and its peak memory."""
 
-    def __init__(self, command: list[str], env: dict[str, str], port: int) -> None:
+    def __init__(self, command: list[str], env: dict[str, str], port: int,
+                 cwd: Path = REPO, start_seconds: float = 30.0) -> None:
         self.port = port
         self.url = f"http://{HOST}:{port}"
         # A file, not a pipe: a pipe nobody reads fills up and stalls a talkative server.
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
-        self.proc = subprocess.Popen(command, env={**os.environ, **env}, cwd=REPO,
+        self.proc = subprocess.Popen(command, env={**os.environ, **env}, cwd=cwd,
                                      stdout=subprocess.DEVNULL, stderr=self.log)
-        self._wait_up()
+        self._wait_up(start_seconds)
 
     def _wait_up(self, seconds: float = 30.0) -> None:
         deadline = time.monotonic() + seconds

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -39,10 +39,8 @@ from pathlib import Path
 from worktree import worktree
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "bench"))
 PYTHON = REPO / ".venv" / "bin" / "python"
 WARM_UP = 150  # moves before the counted ones
-KEEP: Path | None = None  # where to copy the counted moves' dump, for callgrind_annotate
 SETTINGS = {  # as the loadtest runs the lounge: rate limits lifted, no access log
     "SECRET_KEY": "bench-only-secret-key-0123456789abcdef", "ACCESS_LOG": "0",
     "SOCKET_RATE_PER_SECOND": "1000000", "SOCKET_RATE_BURST": "1000000",
@@ -121,8 +119,8 @@ def control(*args: str) -> str:
     return done.stdout
 
 
-async def drive(url: str, pid: int, moves: int, out: Path) -> int:
-    """Warm up, zero the counters, play ``moves``, dump: the instructions of those moves."""
+async def drive(url: str, pid: int, moves: int) -> None:
+    """Warm up, zero the counters, play ``moves``, dump them."""
     import aiohttp
 
     async with aiohttp.ClientSession() as http:
@@ -133,60 +131,37 @@ async def drive(url: str, pid: int, moves: int, out: Path) -> int:
         await room.play(moves)
         control("--dump", str(pid))
         await room.close()
-    dumps = sorted(out.parent.glob(out.name + "*"), key=os.path.getmtime)
-    for dump in reversed(dumps):
-        found = re.search(r"^(?:summary|totals): (\d+)", dump.read_text(), re.MULTILINE)
-        if found and dump.name.endswith(".1"):
-            if KEEP:
-                shutil.copy(dump, KEEP)
-            return int(found.group(1))
-    sys.exit(f"no callgrind dump found in {out.parent}")
 
 
-def started(server: subprocess.Popen, port: int, log: Path) -> None:
-    """Wait until the server answers; exit with its output if it ends first."""
-    import requests
-
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            sys.exit(f"the server ended:\n{log.read_text(errors='replace')[-3000:]}")
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/api/health", timeout=2).ok:
-                return
-        except requests.RequestException:
-            time.sleep(0.5)
-    sys.exit("the server did not answer within 300 s")
-
-
-def count(tree: Path, store: str, moves: int) -> int:
-    """Instructions of ``moves`` moves in a server of ``tree``."""
-    from load import free_port
+def count(tree: Path, store: str, moves: int, keep: Path | None = None) -> int:
+    """Instructions of ``moves`` moves in a server of ``tree`` (``keep``: where to copy their
+    dump)."""
+    from load import ServerProcess, free_port
 
     with tempfile.TemporaryDirectory() as tmp:
         url = "memory" if store == "memory" else f"sqlite:///{tmp}/lounge.db"
-        port = free_port()
         out = Path(tmp) / "callgrind.out"
-        log = open(Path(tmp) / "server.log", "wb")  # noqa: SIM115 (closed below)
-        server = subprocess.Popen(
+        port = free_port()
+        server = ServerProcess(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no",
              f"--callgrind-out-file={out}", str(PYTHON), "-m", "backend.cli", "serve",
              "--host", "127.0.0.1", "--port", str(port)],
-            cwd=tree, stdout=log, stderr=subprocess.STDOUT,
-            env={**os.environ, **SETTINGS, "DATABASE_URL": url,
-                 "PYTHONPATH": str(tree)})
+            {**SETTINGS, "DATABASE_URL": url, "PYTHONPATH": str(tree)}, port, cwd=tree,
+            start_seconds=300)
         try:
-            started(server, port, Path(tmp) / "server.log")
-            control("--instr=on", str(server.pid))
-            return asyncio.run(drive(f"http://127.0.0.1:{port}", server.pid, moves, out))
+            control("--instr=on", str(server.proc.pid))
+            asyncio.run(drive(server.url, server.proc.pid, moves))
         finally:
-            server.kill()
-            server.wait()
-            log.close()
+            server.stop(signal.SIGKILL)
+        dump = Path(f"{out}.1")  # the first (and only) dump
+        if keep:
+            shutil.copy(dump, keep)
+        return int(re.search(r"^(?:summary|totals): (\d+)", dump.read_text(),
+                             re.MULTILINE).group(1))
 
 
-def per_move(tree: Path, store: str, moves: int, runs: int) -> float:
-    figures = [count(tree, store, moves) / moves for _ in range(runs)]
+def per_move(tree: Path, store: str, moves: int, runs: int, keep: Path | None) -> float:
+    figures = [count(tree, store, moves, keep) / moves for _ in range(runs)]
     if runs > 1:
         print(f"  {tree}: {', '.join(f'{f:,.0f}' for f in figures)}", flush=True)
     return statistics.median(figures)
@@ -201,21 +176,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="copy the (last) dump of the counted moves "
                         "here, for callgrind_annotate")
     args = parser.parse_args(argv)
-    global KEEP
-    KEEP = args.keep
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is missing: apt-get install valgrind")
-    started = time.monotonic()
-    figures = {"working tree": per_move(REPO, args.store, args.moves, args.runs)}
+    began = time.monotonic()
+    figures = {"working tree": per_move(REPO, args.store, args.moves, args.runs, args.keep)}
     if args.base:
         with worktree(args.base) as base:
-            figures[args.base] = per_move(base, args.store, args.moves, args.runs)
+            figures[args.base] = per_move(base, args.store, args.moves, args.runs, args.keep)
     for name, figure in figures.items():
         print(f"server, Tic-Tac-Toe, {args.store}, {name}: {figure:,.0f} instructions a move")
     if args.base:
         print(f"working tree / {args.base}: {figures['working tree'] / figures[args.base]:.3f}")
-    print(f"({time.monotonic() - started:.0f} s)")
+    print(f"({time.monotonic() - began:.0f} s)")
     return 0
 
 
