@@ -133,18 +133,25 @@ async def drive(url: str, pid: int, moves: int) -> None:
         await room.close()
 
 
-def count(tree: Path, store: str, moves: int, keep: Path | None = None) -> int:
+def count(tree: Path, store: str, moves: int, keep: Path | None = None,
+          only: str | None = None) -> int:
     """Instructions of ``moves`` moves in a server of ``tree`` (``keep``: where to copy their
-    dump)."""
+    dump; ``only``: counting only inside these functions' calls, see bench/counted_serve.py)."""
+    from counted_serve import build_helper
     from load import ServerProcess, free_port
 
     with tempfile.TemporaryDirectory() as tmp:
         url = "memory" if store == "memory" else f"sqlite:///{tmp}/lounge.db"
         out = Path(tmp) / "callgrind.out"
         port = free_port()
+        serve = [str(PYTHON), "-m", "backend.cli"]
+        if only:
+            serve = [str(PYTHON), str(Path(__file__).parent / "counted_serve.py"),
+                     str(build_helper(Path(tmp))), only]
         server = ServerProcess(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no",
-             f"--callgrind-out-file={out}", str(PYTHON), "-m", "backend.cli", "serve",
+             *(["--collect-atstart=no"] if only else []),
+             f"--callgrind-out-file={out}", *serve, "serve",
              "--host", "127.0.0.1", "--port", str(port)],
             {**SETTINGS, "DATABASE_URL": url, "PYTHONPATH": str(tree)}, port, cwd=tree,
             start_seconds=300)
@@ -160,8 +167,9 @@ def count(tree: Path, store: str, moves: int, keep: Path | None = None) -> int:
                              re.MULTILINE).group(1))
 
 
-def per_move(tree: Path, store: str, moves: int, runs: int, keep: Path | None) -> float:
-    figures = [count(tree, store, moves, keep) / moves for _ in range(runs)]
+def per_move(tree: Path, store: str, moves: int, runs: int, keep: Path | None,
+             only: str | None) -> float:
+    figures = [count(tree, store, moves, keep, only) / moves for _ in range(runs)]
     if runs > 1:
         print(f"  {tree}: {', '.join(f'{f:,.0f}' for f in figures)}", flush=True)
     return statistics.median(figures)
@@ -175,15 +183,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="copy the (last) dump of the counted moves "
                         "here, for callgrind_annotate")
+    parser.add_argument("--only", metavar="MODULE:QUALNAME[,...]",
+                        help="count only inside the calls of these functions (a method as "
+                        "backend.db.worker:LoopDbWorker.lead), with what they call and wait "
+                        "through")
     args = parser.parse_args(argv)
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is missing: apt-get install valgrind")
     began = time.monotonic()
-    figures = {"working tree": per_move(REPO, args.store, args.moves, args.runs, args.keep)}
+    figures = {"working tree": per_move(REPO, args.store, args.moves, args.runs, args.keep,
+                                     args.only)}
     if args.base:
         with worktree(args.base) as base:
-            figures[args.base] = per_move(base, args.store, args.moves, args.runs, args.keep)
+            figures[args.base] = per_move(base, args.store, args.moves, args.runs, args.keep,
+                                        args.only)
     for name, figure in figures.items():
         print(f"server, Tic-Tac-Toe, {args.store}, {name}: {figure:,.0f} instructions a move")
     if args.base:
