@@ -83,9 +83,10 @@ class FrameReader:
         return frames
 
 
-def run_jobs(connection: Connection, jobs: list[Job]) -> list[Any]:
+def run_jobs(connection: Connection, jobs: list[Job], cursor: Any = None) -> list[Any]:
     """Run jobs in one transaction; their results. Jobs whose class has a ``run_many`` (the
-    store's saves) are run together by it, after the others, sharing their statements."""
+    store's saves) are run together by it, after the others, sharing their statements, on the
+    driver's ``cursor`` (one of the connection's, made if none is given)."""
     results: list[Any] = [None] * len(jobs)
     together: dict[type, list[Job]] = {}
     for i, job in enumerate(jobs):
@@ -93,8 +94,10 @@ def run_jobs(connection: Connection, jobs: list[Job]) -> list[Any]:
             together.setdefault(type(job), []).append(job)
         else:
             results[i] = job(connection)
-    for kind, group in together.items():
-        kind.run_many(connection, group)
+    if together:
+        cursor = cursor or connection.connection.driver_connection.cursor()
+        for kind, group in together.items():
+            kind.run_many(cursor, connection.dialect, group)
     return results
 
 
@@ -111,6 +114,7 @@ class Batches:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.connection: Connection | None = None
+        self.cursor: Any = None  # the driver's own cursor on it, for run_at_once
         self.count = 0
 
     def run(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
@@ -129,12 +133,17 @@ class Batches:
         nothing written. For SQLite's saves on the event loop (jobs that :func:`run_together`):
         the transaction is the driver's own, begun IMMEDIATE, so that a lock held by another
         connection is met at once, before any statement (SQLAlchemy's own begin and commit
-        cost a fifth of such a save)."""
-        with self._connected() as connection:
-            driver = connection.connection.driver_connection
-            driver.execute("BEGIN IMMEDIATE")
-            results = run_jobs(connection, jobs)
-            driver.commit()
+        cost a fifth of such a save), run on a cursor kept with the connection."""
+        if self.connection is None:
+            self._open()
+        cursor = self.cursor
+        try:
+            cursor.execute("BEGIN IMMEDIATE")
+            results = run_jobs(self.connection, jobs, cursor)
+            cursor.execute("COMMIT")
+        except Exception:
+            self._close()
+            raise
         self.count += 1
         return [(True, result) for result in results]
 
@@ -158,13 +167,22 @@ class Batches:
         """The kept connection (opened if there is none), closed and dropped if what is done
         with it fails."""
         if self.connection is None:
-            self.connection = self.engine.connect()
+            self._open()
         try:
             yield self.connection
         except Exception:
-            self.connection.close()
-            self.connection = None
+            self._close()
             raise
+
+    def _open(self) -> None:
+        self.connection = self.engine.connect()
+        self.cursor = self.connection.connection.driver_connection.cursor()
+
+    def _close(self) -> None:
+        """Drop the connection (which rolls back what it had begun)."""
+        connection, self.connection, self.cursor = self.connection, None, None
+        if connection is not None:
+            connection.close()
 
 
 def answers(batch: int, ids: Iterable[int], outcomes: Iterable[tuple[bool, Any]]) -> bytes:

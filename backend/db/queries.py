@@ -44,20 +44,20 @@ class Writes:
         return bool(self.steps)
 
     def __call__(self, conn: Connection) -> None:
-        Writes.run_many(conn, [self])
+        cursor = conn.connection.driver_connection.cursor()
+        Writes.run_many(cursor, conn.dialect, [self])
+        cursor.close()
 
     @staticmethod
-    def run_many(conn: Connection, saves: list[Writes]) -> None:
-        """Write several saves with one statement per kind of write, in the connection's
-        transaction. The statements are compiled by SQLAlchemy once per dialect and run on the
-        driver's own cursor: SQLAlchemy's work for each execution was most of a save's cost."""
-        cursor = conn.connection.driver_connection.cursor()
-        for statement, rows in _by_statement(conn.dialect, saves):
+    def run_many(cursor: Any, dialect: Any, saves: list[Writes]) -> None:
+        """Write several saves with one statement per kind of write, on a cursor of the
+        driver's (in its connection's transaction). The statements are compiled by SQLAlchemy
+        once per dialect: SQLAlchemy's work for each execution was most of a save's cost."""
+        for statement, rows in _by_statement(dialect, saves):
             if len(rows) == 1:  # cheaper than executemany of one row (psycopg pipelines it)
                 cursor.execute(statement.sql, statement.params(rows[0]))
             else:
                 cursor.executemany(statement.sql, [statement.params(row) for row in rows])
-        cursor.close()
 
     @staticmethod
     def commit_many(conn: Connection, saves: list[Writes]) -> bool:
@@ -89,18 +89,22 @@ class Writes:
 
 
 def _by_statement(dialect: Any, saves: list[Writes]) -> Iterator[tuple[_Statement, list]]:
-    """Each kind of write the saves need, in order (rows before their children), with the
-    rows of all the saves for it."""
-    needed = saves[0].steps.keys() if len(saves) == 1 else {
-        step for save in saves for step in save.steps}
-    for step, statement in _compiled(dialect).items():
-        if step not in needed:
-            continue
-        rows = [row for save in saves for row in save.steps.get(step, ())]
+    """Each kind of write the saves need, in the order of WRITES (rows before their
+    children), with the rows of all the saves for it."""
+    compiled = _compiled(dialect)
+    if len(saves) == 1:
+        rows_of = saves[0].steps
+    else:
+        rows_of = {}
+        for save in saves:
+            for step, rows in save.steps.items():
+                rows_of.setdefault(step, []).extend(rows)
+    for step in sorted(rows_of, key=POSITION.__getitem__):
+        rows = rows_of[step]
         if step == "users":
             rows = list({row["id"]: row for row in rows}.values())  # one row per user
         if rows:
-            yield statement, rows
+            yield compiled[step], rows
 
 
 def _statements() -> dict[str, Callable[[Any], Any]]:
@@ -141,6 +145,7 @@ FENCE = text("SELECT lounge_fence(:room, :epoch)")
 NEW_LEASE = text("INSERT INTO room_leases (room_id, owner, epoch, expires) "
                  "VALUES (:room, :owner, :epoch, 'infinity')")  # held while its owner lives
 WRITES = _statements()
+POSITION = {step: i for i, step in enumerate(WRITES)}  # each kind of write's place in WRITES
 PURGE_LOCK = 0x6C6F756E6766  # the advisory lock of housekeeping's purge
 
 
