@@ -23,14 +23,10 @@ from .queries import StoredRoom
 SeatRecord = tuple[str, str, str | None, str | None, bool, bool, bool]
 
 
-def seat_record(seat: Seat) -> SeatRecord:
-    """A seat as a plain tuple, to compare and to store."""
-    return (seat.kind, seat.name, seat.user_id, seat.level, seat.ready, seat.left, seat.away)
-
-
 def seat_records(room: Room) -> tuple[SeatRecord, ...]:
-    """Every seat of the room as plain tuples."""
-    return tuple(seat_record(s) for s in room.seats)
+    """Every seat of the room as a plain tuple, to compare and to store."""
+    return tuple([(s.kind, s.name, s.user_id, s.level, s.ready, s.left, s.away)
+                  for s in room.seats])
 
 
 def room_fields(room: Room) -> tuple:
