@@ -29,7 +29,7 @@ from .config import Config
 from .errors import LoungeError, error_body, validation_message
 from .ratelimit import KeyedLimiter
 from .rooms import Room
-from .schemas import SOCKET_SCHEMAS
+from .schemas import SOCKET_SCHEMAS, Remembered
 from .service import OPERATIONS, Caller, Told
 from .wire import MALFORMED, RESERVED_MARK, OrjsonCodec, event_packet
 
@@ -99,7 +99,7 @@ class LoungeSockets:
 
     def _guard(self, name: str) -> Callable[..., dict]:
         """Wrap an event: rate limit, size cap, validation, and an error ack for anything."""
-        schema = SOCKET_SCHEMAS[name]
+        schema = Remembered(SOCKET_SCHEMAS[name])
         handle = self.join if name == "join" else self._event
 
         def run(sid: str, *args: object) -> dict:
@@ -109,7 +109,7 @@ class LoungeSockets:
             try:
                 if not self.events.take(conn.user_id):
                     raise LoungeError("rate_limited", "Slow down: too many messages")
-                data = schema.load(self._payload(args))
+                data = schema.load(*self._payload(args))
                 return {"ok": True, **(handle(name, conn, data) or {})}
             except LoungeError as exc:
                 return failure(exc.code, exc.message)
@@ -122,24 +122,25 @@ class LoungeSockets:
         run.__name__ = f"on_{name}"
         return run
 
-    def _payload(self, args: tuple) -> dict:
+    def _payload(self, args: tuple) -> tuple[dict, str]:
+        """The event's payload, and its JSON text."""
         if len(args) == 0:
-            return {}
+            return {}, "{}"
         if len(args) > 1:
             raise LoungeError("bad_request", "Send one JSON object per event")
         data = args[0]
         if data is None:
-            return {}
+            return {}, "{}"
         if not isinstance(data, dict):
             raise LoungeError("bad_request", "The payload must be a JSON object")
-        if len(data) > 16 or self._size(data) > self.config.MAX_PAYLOAD_BYTES:
+        if len(data) > 16 or len(text := self._text(data)) > self.config.MAX_PAYLOAD_BYTES:
             raise LoungeError("payload_too_large", "That message is too large")
-        return data
+        return data, text
 
     @staticmethod
-    def _size(data: dict) -> int:
+    def _text(data: dict) -> str:
         try:
-            return len(OrjsonCodec.dumps(data))
+            return OrjsonCodec.dumps(data)
         except TypeError:
             raise LoungeError("bad_request", "The payload must be plain JSON") from None
 

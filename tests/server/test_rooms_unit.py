@@ -14,8 +14,9 @@ from backend.config import Config, from_env
 from backend.errors import CODES, LoungeError
 from backend.ratelimit import KeyedLimiter, TokenBucket
 from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING, Lounge
-from backend.schemas import SOCKET_SCHEMAS
+from backend.schemas import SOCKET_SCHEMAS, Remembered
 from backend.store import MemoryRoomStore
+from backend.wire import OrjsonCodec
 
 HOST, GUEST, OTHER = "host-id-0000-0000-0000-000000000000", "guest", "other"
 
@@ -201,6 +202,61 @@ def test_text_comes_in_as_plain_trimmed_text():
     assert join == {"room": "k7mpq2", "name": "Bob", "spectate": False}
     with pytest.raises(ValidationError):
         SOCKET_SCHEMAS["chat"].load({"text": "\x00\x01 "})
+
+
+PAYLOADS = [  # (event, payload): accepted and refused, some differing only in a JSON type
+    ("move", {"move": "place", "args": [4]}), ("move", {"move": "place", "args": [4], "seat": 1}),
+    ("move", {"args": [4], "move": "place"}), ("move", {"move": "place", "args": ["4"]}),
+    ("move", {"move": "place", "args": [4.0]}), ("move", {"move": "place", "args": [True]}),
+    ("move", {"move": "place", "seat": True}), ("move", {"move": "place", "seat": 1.0}),
+    ("move", {"move": "", "args": []}), ("move", {"move": "x" * 33}),
+    ("move", {"move": "place", "args": [1] * 9}), ("move", {"move": "place", "extra": 1}),
+    ("chat", {"text": " hi\u200b "}), ("chat", {"text": "\u200b"}),
+    ("join", {"room": "K7MPQ2", "name": "Bo"}), ("join", {"room": "K7MPQ2", "spectate": 1}),
+    ("ready", {"ready": True}), ("ready", {"ready": 1}), ("rematch", {}), ("rematch", {"x": 1}),
+]
+
+
+def load_or_refusal(load, event: str, payload: dict) -> object:
+    try:
+        return load(event, payload)
+    except ValidationError as exc:
+        return ("refused", exc.messages)
+
+
+def test_a_remembered_payload_gets_exactly_what_its_schema_gives():
+    remembered = {event: Remembered(schema) for event, schema in SOCKET_SCHEMAS.items()}
+
+    def schema(event: str, payload: dict) -> dict:
+        return SOCKET_SCHEMAS[event].load(payload)
+
+    def memo(event: str, payload: dict) -> dict:
+        return remembered[event].load(payload, OrjsonCodec.dumps(payload))
+
+    for _ in range(3):  # first seen, then remembered (or refused again)
+        for event, payload in PAYLOADS:
+            assert load_or_refusal(memo, event, payload) == load_or_refusal(schema, event,
+                                                                             payload)
+    accepted = [p for e, p in PAYLOADS if not isinstance(load_or_refusal(schema, e, p), tuple)]
+    assert sum(len(r.accepted) for r in remembered.values()) == len(accepted)
+
+
+def test_each_caller_gets_its_own_copy_and_the_memory_is_bounded():
+    moves = Remembered(SOCKET_SCHEMAS["move"])
+    payload = {"move": "place", "args": [4]}
+    first = moves.load(payload, OrjsonCodec.dumps(payload))
+    first["args"].append(5)
+    first["move"] = "changed"
+    assert moves.load(payload, OrjsonCodec.dumps(payload)) == {
+        "move": "place", "args": [4], "seat": None}
+    for cell in range(Remembered.LIMIT + 10):
+        payload = {"move": "place", "args": [cell]}
+        assert moves.load(payload, OrjsonCodec.dumps(payload))["args"] == [cell]
+    assert len(moves.accepted) == Remembered.LIMIT
+    assert '{"move":"place","args":[0]}' not in moves.accepted  # the oldest went first
+    long = {"move": "place", "args": ["x" * 32] * 6}  # accepted, but too long to keep
+    assert moves.load(long, OrjsonCodec.dumps(long))["args"] == ["x" * 32] * 6
+    assert OrjsonCodec.dumps(long) not in moves.accepted
 
 
 def test_slapjack_times_the_turn_never_a_slap():
