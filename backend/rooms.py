@@ -200,8 +200,10 @@ class Room:
         """The running turn's clock, for the clients to draw: whose turn, when it runs out
         (server time, and milliseconds left now, as clocks differ), and whether a bot will
         then play for a player who is away."""
+        if self.turn_deadline is None:
+            return None
         seat = self.timed_seat()
-        if seat is None or self.turn_deadline is None:
+        if seat is None:
             return None
         return {"seat": seat, "ends_at": self.turn_deadline,
                 "ms_left": max(0, self.turn_deadline - now_ms()), "away": self.seats[seat].away}
