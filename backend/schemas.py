@@ -148,8 +148,8 @@ class Remembered:
     text accepted before gets the same result without marshmallow's pass over its fields
     (about a tenth of a move's cost in the server; a game's moves repeat the same few
     payloads). Refused payloads are not kept: they are checked again each time. Only short
-    texts are kept, at most LIMIT a schema, the oldest dropped first; each caller gets its own
-    copy of the result."""
+    texts are kept, at most LIMIT a schema (all forgotten when it is reached: the few a game
+    repeats come back at once); each caller gets its own copy of the result."""
 
     LIMIT = 512
     LONGEST = 200  # characters of a payload's text worth keeping (a move's is about 40)
@@ -165,7 +165,7 @@ class Remembered:
             result = self.schema.load(data)
             if len(text) <= self.LONGEST:
                 if len(self.accepted) >= self.LIMIT:
-                    del self.accepted[next(iter(self.accepted))]
+                    self.accepted.clear()  # at once, even with another thread here
                 self.accepted[text] = result
         return {key: list(value) if type(value) is list else value
                 for key, value in result.items()}
