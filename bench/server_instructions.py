@@ -8,6 +8,10 @@ move's cost under load, so that a change to the transport's path can be judged t
 
     .venv/bin/python bench/server_instructions.py [--base REV] [--store memory|sqlite]
                                                   [--moves 400] [--runs 1] [--keep FILE]
+                                                  [--only MODULE:QUALNAME[,...]]
+
+``--only`` counts only inside the calls of the functions named (see
+``bench/counted_serve.py``): where a move's instructions go, function by function.
 
 Each move is sent only once the previous one has been answered and both players have their
 states, so every move asks the server for the same work: one frame in, three out (the mover's
