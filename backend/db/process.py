@@ -86,7 +86,7 @@ class FrameReader:
 def run_jobs(connection: Connection, jobs: list[Job], cursor: Any = None) -> list[Any]:
     """Run jobs in one transaction; their results. Jobs whose class has a ``run_many`` (the
     store's saves) are run together by it, after the others, sharing their statements, on the
-    driver's ``cursor`` (one of the connection's, made if none is given)."""
+    driver's ``cursor`` (one of the connection's, made and closed here if none is given)."""
     results: list[Any] = [None] * len(jobs)
     together: dict[type, list[Job]] = {}
     for i, job in enumerate(jobs):
@@ -95,9 +95,15 @@ def run_jobs(connection: Connection, jobs: list[Job], cursor: Any = None) -> lis
         else:
             results[i] = job(connection)
     if together:
-        cursor = cursor or connection.connection.driver_connection.cursor()
-        for kind, group in together.items():
-            kind.run_many(cursor, connection.dialect, group)
+        own = cursor is None
+        if own:
+            cursor = connection.connection.driver_connection.cursor()
+        try:
+            for kind, group in together.items():
+                kind.run_many(cursor, connection.dialect, group)
+        finally:
+            if own:
+                cursor.close()
     return results
 
 
