@@ -29,13 +29,17 @@ export function Slapjack(props: BoardProps): ReactElement {
   const turnUp = movesNamed(legal, "play")[0];
   const [pressed, setPressed] = useState(false);
   const slapRef = useRef<() => void>(() => undefined);
+  const release = useRef<number | undefined>(undefined);
 
   slapRef.current = () => {
     if (!slap) return;
     setPressed(true);
-    window.setTimeout(() => setPressed(false), 120);
+    window.clearTimeout(release.current);
+    release.current = window.setTimeout(() => setPressed(false), 120);
     play("slap", slap.args);
   };
+  // The button's pressed look ends with the board: no state set after it is gone.
+  useEffect(() => () => window.clearTimeout(release.current), []);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
