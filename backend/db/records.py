@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,8 +85,11 @@ def players_of(room: Room) -> list[dict]:
 
 
 def new_match_id() -> str:
-    """A random, unguessable match id: 16 hex digits."""
-    return secrets.token_hex(8)
+    """A match id: 16 hex digits, the first 8 the time in steps of 67 ms (2**26 ns, wrapping
+    every 9 years), the last 8 random. Time first, so that the rows of the games being played
+    sit together at the end of the tables' keys: a batch of saves then writes a few database
+    pages, not one for each game (docs/performance.md, change 11)."""
+    return f"{(time.time_ns() >> 26) & 0xFFFFFFFF:08x}{secrets.token_hex(4)}"
 
 
 def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:

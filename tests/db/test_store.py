@@ -4,7 +4,9 @@ saves are grouped into few commits."""
 
 from __future__ import annotations
 
+import secrets
 import threading
+import time
 
 import pytest
 from sqlalchemy import text
@@ -17,8 +19,11 @@ from backend.db.database import (
     make_engine,
     upgrade,
 )
-from backend.db.queries import count_rows
+from backend.db.process import Batches
+from backend.db.queries import Writes, count_rows
+from backend.db.records import new_match_id
 from backend.errors import LoungeError
+from backend.history import MATCH_ID
 from backend.rooms import FINISHED, PLAYING, Lounge
 from backend.store import HistoryStore, MemoryRoomStore
 
@@ -272,3 +277,61 @@ def test_database_urls(tmp_path):
     assert database_url("sqlite:////var/lounge.db", tmp_path) == "sqlite:////var/lounge.db"
     with pytest.raises(ValueError, match="not a database URL"):
         database_url("lounge.db", tmp_path)
+
+
+def test_match_ids_are_16_hex_digits_in_the_order_they_were_made():
+    made = [new_match_id() for _ in range(10_000)]
+    assert len(set(made)) == len(made)
+    assert all(MATCH_ID.fullmatch(match_id) for match_id in made)
+    time.sleep(0.07)  # more than a step of the time in them
+    later = new_match_id()
+    assert all(later > match_id for match_id in made)
+
+
+def test_a_batch_of_moves_of_many_games_writes_a_few_pages_not_one_a_game(sqlite_url):
+    """The games being played have ids made close together in time, so their rows sit
+    together in the moves' table, after those of older games (random ids here, as the lounge
+    made them once): one move of each of 100 games writes a few pages of the write-ahead log."""
+    engine = open_sql_store(sqlite_url).worker.engine
+    batches = Batches(engine)
+    older = [secrets.token_hex(8) for _ in range(2_000)]
+    batches.run_at_once([room_and_matches(older, moves=9)])
+    playing = [new_match_id() for _ in range(100)]
+    batches.run_at_once([room_and_matches(playing, moves=1, room="host-2")])
+    wal_frames(engine, reset=True)
+    saves = []
+    for match_id in playing:
+        save = Writes()
+        save.add("moves", move_row(match_id, 2))
+        saves.append(save)
+    batches.run_at_once(saves)
+    assert wal_frames(engine) <= 12  # 6 here; with random ids, 82
+
+
+def room_and_matches(match_ids: list[str], moves: int, room: str = "host-1") -> Writes:
+    """One save: a room, and a game for each id with its first ``moves`` moves."""
+    writes = Writes()
+    writes.add("insert_room", {
+        "id": room, "code": room.upper(), "game": "tic-tac-toe", "public": False,
+        "status": "playing", "round": 1, "created": 0, "updated": 0, "turn_seconds": 0,
+        "turn_deadline": None, "removed": "{}"})
+    writes.add("insert_match", *[
+        {"id": match_id, "room_id": room, "round": 1, "game": "tic-tac-toe", "num_players": 2,
+         "seed": "7", "players": "[]", "result": None, "moves": 0, "started": 0,
+         "finished": None} for match_id in match_ids])
+    writes.add("moves", *[move_row(match_id, version) for match_id in match_ids
+                          for version in range(1, moves + 1)])
+    return writes
+
+
+def move_row(match_id: str, version: int) -> dict:
+    return {"match_id": match_id, "version": version, "seat": version % 2, "move": "place",
+            "args": f"[{version}]", "actor": None}
+
+
+def wal_frames(engine, reset: bool = False) -> int:
+    """The frames the write-ahead log holds (``reset``: copied out first, and the log
+    emptied)."""
+    with engine.connect() as conn:
+        mode = "TRUNCATE" if reset else "PASSIVE"
+        return conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").one()[1]
