@@ -9,6 +9,7 @@ move's cost under load, so that a change to the transport's path can be judged t
     .venv/bin/python bench/server_instructions.py [--base REV] [--store memory|sqlite]
                                                   [--moves 400] [--runs 1] [--keep FILE]
                                                   [--only MODULE:QUALNAME[,...]]
+                                                  [--rooms 1]
 
 ``--only`` counts only inside the calls of the functions named (see
 ``bench/counted_serve.py``): where a move's instructions go, function by function.
@@ -55,12 +56,12 @@ SETTINGS = {  # as the loadtest runs the lounge: rate limits lifted, no access l
 class Room:
     """Two lean clients in one started room, moving one at a time."""
 
-    def __init__(self, http, url: str) -> None:
+    def __init__(self, http, url: str, seed: int = 1) -> None:
         self.http, self.url = http, url
         self.clients: list = []
         self.states: list[dict | None] = [None, None]
         self.fresh = [asyncio.Event(), asyncio.Event()]
-        self.rand = random.Random(1)
+        self.rand = random.Random(seed)
 
     async def open(self) -> None:
         from load import LeanClient
@@ -123,22 +124,25 @@ def control(*args: str) -> str:
     return done.stdout
 
 
-async def drive(url: str, pid: int, moves: int) -> None:
-    """Warm up, zero the counters, play ``moves``, dump them."""
+async def drive(url: str, pid: int, moves: int, rooms: int = 1) -> None:
+    """Warm up, zero the counters, play ``moves`` (each room its share, all at once), dump
+    them."""
     import aiohttp
 
     async with aiohttp.ClientSession() as http:
-        room = Room(http, url)
-        await room.open()
-        await room.play(WARM_UP)
+        tables = [Room(http, url, seed=i + 1) for i in range(rooms)]
+        for room in tables:
+            await room.open()
+        await asyncio.gather(*(room.play(max(20, WARM_UP // rooms)) for room in tables))
         control("--zero", str(pid))
-        await room.play(moves)
+        await asyncio.gather(*(room.play(moves // rooms) for room in tables))
         control("--dump", str(pid))
-        await room.close()
+        for room in tables:
+            await room.close()
 
 
 def count(tree: Path, store: str, moves: int, keep: Path | None = None,
-          only: str | None = None) -> int:
+          only: str | None = None, rooms: int = 1) -> int:
     """Instructions of ``moves`` moves in a server of ``tree`` (``keep``: where to copy their
     dump; ``only``: counting only inside these functions' calls, see bench/counted_serve.py)."""
     from counted_serve import build_helper
@@ -161,7 +165,7 @@ def count(tree: Path, store: str, moves: int, keep: Path | None = None,
             start_seconds=300)
         try:
             control("--instr=on", str(server.proc.pid))
-            asyncio.run(drive(server.url, server.proc.pid, moves))
+            asyncio.run(drive(server.url, server.proc.pid, moves, rooms))
         finally:
             server.stop(signal.SIGKILL)
         dump = Path(f"{out}.1")  # the first (and only) dump
@@ -172,8 +176,9 @@ def count(tree: Path, store: str, moves: int, keep: Path | None = None,
 
 
 def per_move(tree: Path, store: str, moves: int, runs: int, keep: Path | None,
-             only: str | None) -> float:
-    figures = [count(tree, store, moves, keep, only) / moves for _ in range(runs)]
+             only: str | None, rooms: int = 1) -> float:
+    played = moves // rooms * rooms
+    figures = [count(tree, store, moves, keep, only, rooms) / played for _ in range(runs)]
     if runs > 1:
         print(f"  {tree}: {', '.join(f'{f:,.0f}' for f in figures)}", flush=True)
     return statistics.median(figures)
@@ -191,19 +196,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="count only inside the calls of these functions (a method as "
                         "backend.db.worker:LoopDbWorker.lead), with what they call and wait "
                         "through")
+    parser.add_argument("--rooms", type=int, default=1,
+                        help="rooms playing at once, each its share of the moves (its "
+                        "players still wait for each answer): with several, SQLite's saves "
+                        "are committed in batches, as under load")
     args = parser.parse_args(argv)
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is missing: apt-get install valgrind")
     began = time.monotonic()
     figures = {"working tree": per_move(REPO, args.store, args.moves, args.runs, args.keep,
-                                     args.only)}
+                                     args.only, args.rooms)}
     if args.base:
         with worktree(args.base) as base:
             figures[args.base] = per_move(base, args.store, args.moves, args.runs, args.keep,
-                                        args.only)
+                                        args.only, args.rooms)
+    where = f"{args.rooms} rooms" if args.rooms > 1 else "1 room"
     for name, figure in figures.items():
-        print(f"server, Tic-Tac-Toe, {args.store}, {name}: {figure:,.0f} instructions a move")
+        print(f"server, Tic-Tac-Toe, {args.store}, {where}, {name}: {figure:,.0f} "
+              "instructions a move")
     if args.base:
         print(f"working tree / {args.base}: {figures['working tree'] / figures[args.base]:.3f}")
     print(f"({time.monotonic() - began:.0f} s)")
