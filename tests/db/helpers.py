@@ -7,6 +7,7 @@ import uuid
 
 from backend.db import Runtime, SqlRoomStore, make_worker
 from backend.db.database import make_engine, upgrade
+from backend.db.queries import Writes
 from backend.rooms import Lounge, Room
 
 OPENED: list[SqlRoomStore] = []
@@ -59,3 +60,13 @@ def play(room: Room, store, moves: int) -> None:
         legal = match.legal_moves(seat)
         room.apply_seat(seat, legal[0]["move"], legal[0]["args"])
         store.save(room)
+
+
+def new_room(room_id: str) -> Writes:
+    """The save that creates a room (a lobby with no seats)."""
+    writes = Writes()
+    writes.add("insert_room", {
+        "id": room_id, "code": room_id.upper(), "game": "tic-tac-toe", "public": False,
+        "status": "lobby", "round": 0, "created": 0, "updated": 0, "turn_seconds": 0,
+        "turn_deadline": None, "removed": "{}"})
+    return writes

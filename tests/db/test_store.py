@@ -27,7 +27,7 @@ from backend.history import MATCH_ID
 from backend.rooms import FINISHED, PLAYING, Lounge
 from backend.store import HistoryStore, MemoryRoomStore
 
-from .helpers import new_user, open_sql_store, play, started_room
+from .helpers import new_room, new_user, open_sql_store, play, started_room
 
 
 def reopen(url: str):
@@ -310,11 +310,7 @@ def test_a_batch_of_moves_of_many_games_writes_a_few_pages_not_one_a_game(sqlite
 
 def room_and_matches(match_ids: list[str], moves: int, room: str = "host-1") -> Writes:
     """One save: a room, and a game for each id with its first ``moves`` moves."""
-    writes = Writes()
-    writes.add("insert_room", {
-        "id": room, "code": room.upper(), "game": "tic-tac-toe", "public": False,
-        "status": "playing", "round": 1, "created": 0, "updated": 0, "turn_seconds": 0,
-        "turn_deadline": None, "removed": "{}"})
+    writes = new_room(room)
     writes.add("insert_match", *[
         {"id": match_id, "room_id": room, "round": 1, "game": "tic-tac-toe", "num_players": 2,
          "seed": "7", "players": "[]", "result": None, "moves": 0, "started": 0,

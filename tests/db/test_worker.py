@@ -29,7 +29,7 @@ from backend.rooms import Lounge
 from backend.runtime import _eventlet_events
 from tests.server.harness import TIMEOUT, Player, Server, create_room, start_game
 
-from .helpers import open_sql_store, play, started_room
+from .helpers import new_room, open_sql_store, play, started_room
 
 
 def wait_until(check, seconds: float = 10.0) -> None:
@@ -219,16 +219,6 @@ def test_a_save_that_meets_a_lock_waits_for_it_in_the_database_process(sqlite_ur
         play(room, store, 2)  # and the next saves are the loop's again
     assert store.worker.process.jobs == 1
     assert open_sql_store(sqlite_url).load()[0].match.log == room.match.log
-
-
-def new_room(room_id: str) -> Writes:
-    """The save that creates a room (a lobby with no seats)."""
-    writes = Writes()
-    writes.add("insert_room", {
-        "id": room_id, "code": room_id.upper(), "game": "tic-tac-toe", "public": False,
-        "status": "lobby", "round": 0, "created": 0, "updated": 0, "turn_seconds": 0,
-        "turn_deadline": None, "removed": "{}"})
-    return writes
 
 
 def test_saves_waited_for_in_one_turn_of_the_loop_are_committed_in_one_batch(sqlite_url):
