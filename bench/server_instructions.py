@@ -201,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                         "players still wait for each answer): with several, SQLite's saves "
                         "are committed in batches, as under load")
     args = parser.parse_args(argv)
+    if not 1 <= args.rooms <= args.moves:
+        parser.error("--rooms must be at least 1 and at most --moves")
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is missing: apt-get install valgrind")
