@@ -29,6 +29,7 @@ from .wire import (
     LoungeJSONProvider,
     TextPacket,
     refuse_binary,
+    send_batches_whole,
     unmask_quickly,
     untimed_writer_waits,
 )
@@ -96,6 +97,7 @@ def create_app(config: Config | None = None) -> Flask:
     refuse_binary(socketio.server)
     untimed_writer_waits(socketio.server)
     unmask_quickly(socketio.server)
+    send_batches_whole(socketio.server)
     # Outside Flask-SocketIO's middleware, so that Socket.IO sees the forwarded scheme and host.
     app.wsgi_app = Edge(app.wsgi_app, config.FORWARDED_ALLOW_IPS,  # type: ignore[method-assign]
                         log=config.ACCESS_LOG, compression=config.WEBSOCKET_COMPRESSION)

@@ -141,6 +141,70 @@ def unmask_quickly(server: Any) -> None:
     eio._async = {**eio._async, "websocket": QuickUnmaskWSGI}
 
 
+def send_batches_whole(server: Any) -> None:
+    """Under eventlet, send each batch of a connection's packets in one write.
+
+    Engine.IO's writer task takes every packet waiting for a connection (a move's mover has
+    two: its state and the acknowledgement) and sends each as a WebSocket frame of its own,
+    one system call and one TCP segment each. This wraps the server's WebSocket application
+    (whatever :func:`unmask_quickly` left there) so that each new connection gets a
+    :class:`BatchWriter`, which holds a batch's frames and writes them together."""
+    eio = server.eio
+    if eio.async_mode != "eventlet":
+        return
+    base = eio._async["websocket"]
+
+    class BatchWriterWSGI(base):  # type: ignore[misc, valid-type]
+        def _handle_hybi_request(self, environ: dict) -> Any:
+            ws = super()._handle_hybi_request(environ)
+            engineio_socket = getattr(self.handler, "__self__", None)
+            if engineio_socket is not None:  # the handler is a connection's (always, today)
+                BatchWriter(ws, engineio_socket)
+            return ws
+
+    eio._async = {**eio._async, "websocket": BatchWriterWSGI}
+
+
+class BatchWriter:
+    """One WebSocket's frames, held while Engine.IO's writer task sends a batch of packets and
+    written together when it asks for the next batch (before it waits for one).
+
+    It takes the place of the WebSocket's ``_send`` (every frame, control frames included,
+    goes through it) and of the Engine.IO socket's ``poll`` (the writer's way to its next
+    batch), both as instance attributes. Frames are held only while a batch of more than one
+    packet is being sent on an upgraded connection, so everything else (the upgrade's probe,
+    a long poll still answered during the upgrade, the closing frame after the writer has
+    stopped) is written at once, as before. A write that fails ends the writer as a failed
+    send did: the next batch is empty, and the writer closes the WebSocket."""
+
+    def __init__(self, ws: Any, engineio_socket: Any) -> None:
+        self.write, self.poll = ws._send, engineio_socket.poll
+        self.connection = engineio_socket
+        self.held: list[bytes] | None = None  # None: frames are written at once
+        ws._send = self.send
+        engineio_socket.poll = self.next_batch
+
+    def send(self, frame: bytes) -> None:
+        """Hold the frame if a batch is being sent, else write it."""
+        if self.held is None:
+            self.write(frame)
+        else:
+            self.held.append(frame)
+
+    def next_batch(self) -> list:
+        """Write the last batch's frames, then wait for the next batch."""
+        held, self.held = self.held, None
+        if held:
+            try:
+                self.write(b"".join(held))
+            except OSError:
+                return []
+        packets = self.poll()
+        if len(packets) > 1 and self.connection.upgraded:
+            self.held = []
+        return packets
+
+
 def unmask(data: bytes, mask: Any, length: int | None = None, offset: int = 0) -> bytes:
     """The first ``length`` bytes of ``data`` XORed with the 4-byte ``mask``, which starts at
     ``offset`` bytes into the frame (eventlet's ``RFC6455WebSocket._apply_mask``)."""
