@@ -175,14 +175,30 @@ class BatchWriter:
     packet is being sent on an upgraded connection, so everything else (the upgrade's probe,
     a long poll still answered during the upgrade, the closing frame after the writer has
     stopped) is written at once, as before. A write that fails ends the writer as a failed
-    send did: the next batch is empty, and the writer closes the WebSocket."""
+    send did: the next batch is empty, and the writer closes the WebSocket.
+
+    Where the WebSocket compresses nothing (the lounge's default), it also takes the place of
+    the WebSocket's ``send``, to frame Engine.IO's text packets with :func:`text_frame`: a
+    move's three frames cost eventlet's general framing about 3 % of a whole server's
+    instructions."""
 
     def __init__(self, ws: Any, engineio_socket: Any) -> None:
         self.write, self.poll = ws._send, engineio_socket.poll
         self.connection = engineio_socket
         self.held: list[bytes] | None = None  # None: frames are written at once
+        self.send_message = ws.send
         ws._send = self.send
         engineio_socket.poll = self.next_batch
+        if not ws.client and not ws.extensions:  # no compression: text frames are plain
+            ws.send = self.send_text
+
+    def send_text(self, message: Any, **options: Any) -> None:
+        """The WebSocket's ``send``: a text message (what Engine.IO sends) framed by
+        :func:`text_frame`, anything else by the WebSocket itself."""
+        if options or type(message) is not str:
+            self.send_message(message, **options)
+        else:
+            self.send(text_frame(message))
 
     def send(self, frame: bytes) -> None:
         """Hold the frame if a batch is being sent, else write it."""
@@ -203,6 +219,18 @@ class BatchWriter:
         if len(packets) > 1 and self.connection.upgraded:
             self.held = []
         return packets
+
+
+def text_frame(text: str) -> bytes:
+    """``text`` as one final, unmasked, uncompressed WebSocket text frame (RFC 6455, 5.2), the
+    frame eventlet's WebSocket makes of it, without its pass over every option."""
+    data = text.encode()
+    length = len(data)
+    if length < 126:
+        return bytes((0x81, length)) + data
+    if length < 65536:
+        return b"\x81\x7e" + length.to_bytes(2, "big") + data
+    return b"\x81\x7f" + length.to_bytes(8, "big") + data
 
 
 def unmask(data: bytes, mask: Any, length: int | None = None, offset: int = 0) -> bytes:

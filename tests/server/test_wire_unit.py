@@ -14,8 +14,15 @@ from engineio.packet import MESSAGE, Packet
 from engineio.socket import Socket
 from eventlet.green import socket as green_socket
 from eventlet.hubs import get_hub
+from eventlet.websocket import RFC6455WebSocket
 
-from backend.wire import send_batches_whole, unmask, unmask_quickly, untimed_writer_waits
+from backend.wire import (
+    send_batches_whole,
+    text_frame,
+    unmask,
+    unmask_quickly,
+    untimed_writer_waits,
+)
 
 
 def _pending_timers() -> list[float]:
@@ -144,3 +151,11 @@ def test_other_async_modes_keep_their_own_websockets():
     table = server.eio._async
     send_batches_whole(server)
     assert server.eio._async is table
+
+
+def test_a_text_frame_is_the_frame_eventlet_makes():
+    ws = RFC6455WebSocket(None, {}, extensions={})
+    for length in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        text = "x" * length
+        assert text_frame(text) == ws._pack_message(text)
+    assert text_frame("42[\"chat\",\"é ♠\"]") == ws._pack_message("42[\"chat\",\"é ♠\"]")
