@@ -123,22 +123,14 @@ def unmask_quickly(server: Any) -> None:
 
     eventlet's WebSocket unmasks each incoming frame a byte at a time in Python, making a
     tuple and a bytes object per byte: a tenth of a whole server's instructions a move
-    (``bench/server_instructions.py``), about 5 % of its CPU under load. Engine.IO's eventlet
-    driver takes its WebSocket application from the server's driver table (``_async``, which
-    has no public setter: a test checks that the hook still takes effect); this server's
-    entry is a subclass that gives each new WebSocket :func:`unmask` instead."""
-    eio = server.eio
-    if eio.async_mode != "eventlet":
-        return
-    from engineio.async_drivers.eventlet import WebSocketWSGI
+    (``bench/server_instructions.py``), about 5 % of its CPU under load. Each new WebSocket
+    of the server gets :func:`unmask` instead (see :func:`_adjust_websockets`; a test checks
+    that the hook still takes effect)."""
 
-    class QuickUnmaskWSGI(WebSocketWSGI):
-        def _handle_hybi_request(self, environ: dict) -> Any:
-            ws = super()._handle_hybi_request(environ)
-            ws._apply_mask = unmask  # looked up on the instance first, as self._apply_mask
-            return ws
+    def quick_unmask(ws: Any, handler: Any) -> None:
+        ws._apply_mask = unmask  # looked up on the instance first, as self._apply_mask
 
-    eio._async = {**eio._async, "websocket": QuickUnmaskWSGI}
+    _adjust_websockets(server, quick_unmask)
 
 
 def send_batches_whole(server: Any) -> None:
@@ -146,23 +138,36 @@ def send_batches_whole(server: Any) -> None:
 
     Engine.IO's writer task takes every packet waiting for a connection (a move's mover has
     two: its state and the acknowledgement) and sends each as a WebSocket frame of its own,
-    one system call and one TCP segment each. This wraps the server's WebSocket application
-    (whatever :func:`unmask_quickly` left there) so that each new connection gets a
+    one system call and one TCP segment each. Each new connection of the server gets a
     :class:`BatchWriter`, which holds a batch's frames and writes them together."""
+
+    def batch_writer(ws: Any, handler: Any) -> None:
+        engineio_socket = getattr(handler, "__self__", None)
+        if engineio_socket is not None:  # the handler is a connection's (always, today)
+            BatchWriter(ws, engineio_socket)
+
+    _adjust_websockets(server, batch_writer)
+
+
+def _adjust_websockets(server: Any, adjust: Callable[[Any, Any], None]) -> None:
+    """Under eventlet, call ``adjust(ws, handler)`` on each new WebSocket of the server, with
+    the Engine.IO handler it is for, before that handler runs.
+
+    Engine.IO's eventlet driver takes its WebSocket application from the server's driver
+    table (``_async``, which has no public setter); its entry becomes a subclass of whatever
+    is there, so that each call adds one adjustment to those made before."""
     eio = server.eio
     if eio.async_mode != "eventlet":
         return
     base = eio._async["websocket"]
 
-    class BatchWriterWSGI(base):  # type: ignore[misc, valid-type]
+    class AdjustedWSGI(base):  # type: ignore[misc, valid-type]
         def _handle_hybi_request(self, environ: dict) -> Any:
             ws = super()._handle_hybi_request(environ)
-            engineio_socket = getattr(self.handler, "__self__", None)
-            if engineio_socket is not None:  # the handler is a connection's (always, today)
-                BatchWriter(ws, engineio_socket)
+            adjust(ws, self.handler)
             return ws
 
-    eio._async = {**eio._async, "websocket": BatchWriterWSGI}
+    eio._async = {**eio._async, "websocket": AdjustedWSGI}
 
 
 class BatchWriter:

@@ -52,17 +52,21 @@ def test_other_async_modes_keep_their_own_queues():
     assert server.eio.create_queue == make
 
 
+def _handshake(sock: object) -> dict:
+    """The WSGI environ of a client's WebSocket handshake on ``sock``."""
+    return {"eventlet.input": SimpleNamespace(get_socket=lambda: sock),
+            "HTTP_SEC_WEBSOCKET_VERSION": "13", "HTTP_HOST": "127.0.0.1",
+            "HTTP_SEC_WEBSOCKET_KEY": "dGhlIHNhbXBsZSBub25jZQ=="}
+
+
 def test_the_servers_websockets_unmask_with_the_quick_unmask():
     """The hook takes effect with the Engine.IO installed: a WebSocket made by the server's
     driver table unmasks with :func:`backend.wire.unmask`, and reads a client's frame whole."""
     server = socketio.Server(async_mode="eventlet")
     unmask_quickly(server)
     ours, theirs = socket.socketpair()
-    environ = {"eventlet.input": SimpleNamespace(get_socket=lambda: ours),
-               "HTTP_SEC_WEBSOCKET_VERSION": "13", "HTTP_HOST": "127.0.0.1",
-               "HTTP_SEC_WEBSOCKET_KEY": "dGhlIHNhbXBsZSBub25jZQ=="}
     app = server.eio._async["websocket"](lambda ws: None, server.eio)
-    ws = app._handle_hybi_request(environ)
+    ws = app._handle_hybi_request(_handshake(ours))
     assert ws._apply_mask is unmask
     theirs.sendall(websocket.ABNF.create_frame("42[\"move\",{\"args\":[4]}]",
                                                websocket.ABNF.OPCODE_TEXT).format())
@@ -96,12 +100,9 @@ def _connection(fail: bool = False) -> tuple[Socket, CountedSocket, socket.socke
     send_batches_whole(server)
     ours, theirs = green_socket.socketpair()
     counted = CountedSocket(ours)
-    environ = {"eventlet.input": SimpleNamespace(get_socket=lambda: counted),
-               "HTTP_SEC_WEBSOCKET_VERSION": "13", "HTTP_HOST": "127.0.0.1",
-               "HTTP_SEC_WEBSOCKET_KEY": "dGhlIHNhbXBsZSBub25jZQ=="}
     connection = Socket(server.eio, "sid")
     app = server.eio._async["websocket"](connection._websocket_handler, server.eio)
-    ws = app._handle_hybi_request(environ)
+    ws = app._handle_hybi_request(_handshake(counted))
     theirs.recv(4096)  # the handshake's answer
     counted.writes.clear()
     counted.fail = fail
