@@ -153,6 +153,18 @@ class Batches:
         self.count += 1
         return [(True, result) for result in results]
 
+    def checkpoint(self) -> tuple[int, int, int]:
+        """SQLite: copy the write-ahead log into the database on this connection, without
+        waiting for anyone: (1 if it could not finish, the log's pages, the pages copied)."""
+        if self.connection is None:
+            self._open()
+        try:
+            self.cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            return tuple(self.cursor.fetchone())
+        except Exception:
+            self._close()
+            raise
+
     def _one(self, job: Job) -> tuple[bool, Any]:
         try:
             return True, self._transaction([job])[0]

@@ -253,6 +253,7 @@ def test_a_faulty_save_fails_alone_when_its_batch_is_handed_over(sqlite_url):
 def test_the_write_ahead_log_is_checkpointed_as_saves_go_on(sqlite_url):
     store = open_sql_store(sqlite_url, on_loop=True)
     store.worker.CHECKPOINT_EVERY = 200  # the mechanism is tested, in fewer saves
+    store.worker.run(count_rows)  # the database process is started, as a server's is
     lounge = Lounge(store)
     wal = sqlite_url.removeprefix("sqlite:///") + "-wal"
     sizes = []
@@ -262,6 +263,9 @@ def test_the_write_ahead_log_is_checkpointed_as_saves_go_on(sqlite_url):
             play(room, store, 9)
         sizes.append(os.path.getsize(wal))
     assert store.worker.jobs > 3 * store.worker.CHECKPOINT_EVERY
+    # Each checkpoint in two steps: the database process copies the log while the saves go
+    # on, then the loop copies what they added, and the log starts again.
+    assert store.worker.log_restarts >= 3
     # Without checkpoints the log would grow by a room's pages with every room (as it does at
     # first); written from its start again after each, it stays at what one stretch between
     # two checkpoints needs.
