@@ -408,13 +408,14 @@ class LoopDbWorker:
         """Have the database process copy the write-ahead log into the database while the
         saves go on: the long part of a checkpoint (most of the log, and the flushes of the
         log and of the database file). What is saved meanwhile is left to the next leader's
-        :meth:`_restart_log`."""
+        :meth:`_restart_log` (not after a failed copy, which would leave the loop all of it)."""
+        ok = False
         try:
             ok, error = self._in_process(checkpoint).outcome()
             if not ok:
                 log.warning("a checkpoint of the database failed: %s", error)
         finally:
-            self._copying, self._log_copied = False, True
+            self._copying, self._log_copied = False, ok
 
     def _restart_log(self) -> None:
         """Copy, here on the loop and still leading, the little that the log took in while
