@@ -333,6 +333,11 @@ class LoopDbWorker:
         """The database process's id (see :attr:`DbWorker.pid`)."""
         return self.process.pid
 
+    @property
+    def copying(self) -> bool:
+        """Whether the database process is copying the log into the database now."""
+        return self._copying
+
     def run(self, job: Job) -> Any:
         """Run one job in a committed transaction; its result, or its exception."""
         return self.submit(job).result()
@@ -422,7 +427,7 @@ class LoopDbWorker:
         the database process copied the rest: with no commit meanwhile, the copy reaches the
         log's end, and the log is written from its start again instead of growing. A few
         milliseconds, where the same copy sent to the database process held every save for
-        10 to 40 (its answer waited for the busy loop's turns)."""
+        10 to 65 (its answer waited for the busy loop's turns)."""
         self._log_copied = False
         try:
             self._batches.checkpoint()
