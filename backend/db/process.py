@@ -156,14 +156,9 @@ class Batches:
     def checkpoint(self) -> tuple[int, int, int]:
         """SQLite: copy the write-ahead log into the database on this connection, without
         waiting for anyone: (1 if it could not finish, the log's pages, the pages copied)."""
-        if self.connection is None:
-            self._open()
-        try:
+        with self._connected():
             self.cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
             return tuple(self.cursor.fetchone())
-        except Exception:
-            self._close()
-            raise
 
     def _one(self, job: Job) -> tuple[bool, Any]:
         try:
