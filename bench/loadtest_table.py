@@ -5,7 +5,11 @@ each server's moves/s, p99 and CPU per move as a ratio to boardgame.io's in the 
         MAX_CONNECTIONS_PER_ADDRESS=1000000 ACCESS_LOG=0" \\
         ../shared/loadtest/run.sh -m "1 200" -r 3 -s 8 -o /tmp/lt \\
         bgio pyrelay lounge-mem lounge-sqlite
-    .venv/bin/python bench/loadtest_table.py /tmp/lt
+    .venv/bin/python bench/loadtest_table.py /tmp/lt [--targets]
+
+``--targets`` adds issue 14's targets, each with its figure and whether it is met, and the
+yardstick of the machine the run had: boardgame.io's moves/s at 200 rooms as a share of the
+relay's (0.54 on the machine the issue was measured on).
 
 (run.sh lifts the lounge's per-identity rate limits, not those per client address: 200 rooms
 are 400 connections and 400 new identities from 127.0.0.1, hence ``LOUNGE_ENV``.)
@@ -26,9 +30,31 @@ FIGURES = {"moves/s": lambda d: d["movesPerSec"], "p50 ms": lambda d: d["latency
            "CPU µs/move": lambda d: d["server"]["cpuUsPerMove"],
            "peak MiB": lambda d: d["server"]["vmHWMkB"] / 1024}
 RATIOS = ("moves/s", "p99 ms", "CPU µs/move")
+Runs = dict[tuple[int, str], dict[int, dict]]
+# Issue 14's targets: (what, rooms, server, figure, compared with, how, limit). "ratio" is the
+# server's figure over the other's, "more" the difference; each taken within a repeat, then
+# the median of the repeats.
+TARGETS = (
+    ("SQLite, 200 rooms: moves/s ≥ boardgame.io's", 200, "lounge-sqlite", "moves/s", "bgio",
+     "ratio", ">=", 1.0),
+    ("SQLite, 200 rooms: p99 ≤ boardgame.io's", 200, "lounge-sqlite", "p99 ms", "bgio",
+     "ratio", "<=", 1.0),
+    ("memory, 200 rooms: moves/s ≥ 1.25 × boardgame.io's", 200, "lounge-mem", "moves/s", "bgio",
+     "ratio", ">=", 1.25),
+    ("memory, 200 rooms: p99 ≤ 1.2 × the relay's", 200, "lounge-mem", "p99 ms", "pyrelay",
+     "ratio", "<=", 1.2),
+    ("memory, 1 room: p50 ≤ the relay's + 0.1 ms", 1, "lounge-mem", "p50 ms", "pyrelay",
+     "more", "<=", 0.1),
+    ("SQLite, 1 room: p50 ≤ the relay's + 0.3 ms", 1, "lounge-sqlite", "p50 ms", "pyrelay",
+     "more", "<=", 0.3),
+    ("SQLite, 1 room: CPU a move < boardgame.io's", 1, "lounge-sqlite", "CPU µs/move", "bgio",
+     "ratio", "<", 1.0),
+    ("SQLite, 200 rooms: CPU a move < boardgame.io's", 200, "lounge-sqlite", "CPU µs/move",
+     "bgio", "ratio", "<", 1.0),
+)
 
 
-def read(folder: Path) -> dict[tuple[int, str], dict[int, dict]]:
+def read(folder: Path) -> Runs:
     """{(rooms, server): {run: figures}} from the run's JSON files."""
     runs: dict[tuple[int, str], dict[int, dict]] = defaultdict(dict)
     for path in sorted(folder.glob("*.json")):
@@ -52,7 +78,7 @@ def spread(values: list[float]) -> str:
     return f"{middle:,.{digits}f} ({min(values):,.{digits}f}–{max(values):,.{digits}f})"
 
 
-def table(runs: dict[tuple[int, str], dict[int, dict]], baseline: str = "bgio") -> str:
+def table(runs: Runs, baseline: str = "bgio") -> str:
     """A Markdown table: one row per room count and server."""
     head = ["rooms", "server", *FIGURES, *(f"{name} ÷ {baseline}" for name in RATIOS)]
     lines = ["| " + " | ".join(head) + " |", "|" + " ---: |" * len(head)]
@@ -68,12 +94,45 @@ def table(runs: dict[tuple[int, str], dict[int, dict]], baseline: str = "bgio") 
     return "\n".join(lines)
 
 
+def compared(runs: Runs, rooms: int, server: str, figure: str, other: str,
+             how: str) -> float | None:
+    """The median over the repeats of ``server``'s figure against ``other``'s in the same
+    repeat (their ratio, or how much more it is); None without both."""
+    mine, theirs = runs.get((rooms, server), {}), runs.get((rooms, other), {})
+    values = [mine[run][figure] / theirs[run][figure] if how == "ratio"
+              else mine[run][figure] - theirs[run][figure] for run in mine if run in theirs]
+    return statistics.median(values) if values else None
+
+
+def targets(runs: Runs) -> str:
+    """Each of issue 14's targets with its figure and whether it is met, and the yardstick."""
+    tests = {">=": float.__ge__, "<=": float.__le__, "<": float.__lt__}
+    lines = ["| target | figure | met |", "| --- | ---: | --- |"]
+    for what, rooms, server, figure, other, how, test, limit in TARGETS:
+        value = compared(runs, rooms, server, figure, other, how)
+        if value is None:
+            lines.append(f"| {what} | not run | |")
+            continue
+        shown = f"{value:.2f}×" if how == "ratio" else f"{value:+.2f} ms"
+        lines.append(f"| {what} | {shown} | {'yes' if tests[test](value, limit) else 'no'} |")
+    yardstick = compared(runs, 200, "bgio", "moves/s", "pyrelay", "ratio")
+    if yardstick is not None:
+        lines.append(f"\nboardgame.io's moves/s at 200 rooms: {yardstick:.2f} of the relay's "
+                     "(0.54 on the issue's machine)")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="run.sh's -o folder")
     parser.add_argument("--baseline", default="bgio")
+    parser.add_argument("--targets", action="store_true", help="add issue 14's targets")
     args = parser.parse_args()
-    print(table(read(args.folder), args.baseline))
+    runs = read(args.folder)
+    print(table(runs, args.baseline))
+    if args.targets:
+        print()
+        print(targets(runs))
 
 
 if __name__ == "__main__":
