@@ -19,8 +19,15 @@ DIST := $(FRONTEND)/dist/index.html
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) \
 	$(FRONTEND)/index.html $(FRONTEND)/vite.config.ts $(FRONTEND)/tsconfig.json $(FRONTEND)/package.json
 
+# The venv's interpreter: Debian's own Python 3.11 where it is installed, which is built with
+# profile-guided and link-time optimization like the python:3.11 images the Dockerfile deploys
+# on (a plain source build, such as pyenv's default, has neither, and the lounge spends about a
+# tenth more CPU a move on it: see docs/performance.md); python3 otherwise, or when it cannot
+# make a venv (Debian without python3.11-venv). `make PYTHON=...` chooses another.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3.11) python3)
+
 $(PY):
-	python3 -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV) || python3 -m venv --clear $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(PY)
