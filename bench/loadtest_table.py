@@ -78,17 +78,24 @@ def spread(values: list[float]) -> str:
     return f"{middle:,.{digits}f} ({min(values):,.{digits}f}–{max(values):,.{digits}f})"
 
 
+def paired(runs: Runs, rooms: int, server: str, figure: str, other: str,
+           how: str = "ratio") -> list[float]:
+    """``server``'s figure against ``other``'s, repeat by repeat (their ratio, or how much
+    more it is), for the repeats that ran both."""
+    mine, theirs = runs.get((rooms, server), {}), runs.get((rooms, other), {})
+    return [mine[run][figure] / theirs[run][figure] if how == "ratio"
+            else mine[run][figure] - theirs[run][figure] for run in mine if run in theirs]
+
+
 def table(runs: Runs, baseline: str = "bgio") -> str:
     """A Markdown table: one row per room count and server."""
     head = ["rooms", "server", *FIGURES, *(f"{name} ÷ {baseline}" for name in RATIOS)]
     lines = ["| " + " | ".join(head) + " |", "|" + " ---: |" * len(head)]
     for rooms, server in sorted(runs, key=lambda k: (k[0], k[1] != baseline, k[1])):
-        mine = runs[rooms, server]
-        base = runs.get((rooms, baseline), {})
         cells = [str(rooms), server]
-        cells += [spread([r[name] for r in mine.values()]) for name in FIGURES]
+        cells += [spread([r[name] for r in runs[rooms, server].values()]) for name in FIGURES]
         for name in RATIOS:
-            ratios = [mine[run][name] / base[run][name] for run in mine if run in base]
+            ratios = paired(runs, rooms, server, name, baseline)
             cells.append(spread(ratios) if ratios else "")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -96,11 +103,8 @@ def table(runs: Runs, baseline: str = "bgio") -> str:
 
 def compared(runs: Runs, rooms: int, server: str, figure: str, other: str,
              how: str) -> float | None:
-    """The median over the repeats of ``server``'s figure against ``other``'s in the same
-    repeat (their ratio, or how much more it is); None without both."""
-    mine, theirs = runs.get((rooms, server), {}), runs.get((rooms, other), {})
-    values = [mine[run][figure] / theirs[run][figure] if how == "ratio"
-              else mine[run][figure] - theirs[run][figure] for run in mine if run in theirs]
+    """The median of :func:`paired`; None without a repeat that ran both."""
+    values = paired(runs, rooms, server, figure, other, how)
     return statistics.median(values) if values else None
 
 
