@@ -33,7 +33,8 @@ class Writes:
     """The rows one save of a room writes, by kind of write (see WRITES). Saves that wait
     together are written together: one statement per kind of write for all of them."""
 
-    def __init__(self) -> None:
+    def __init__(self, room_id: str | None = None) -> None:
+        self.room_id = room_id  # whose changes: saves of other rooms may be written with them
         self.steps: dict[str, list] = {}
 
     def add(self, step: str, *rows: Any) -> None:

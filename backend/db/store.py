@@ -211,7 +211,7 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
     new_round = room.match is not None and (saved is None or saved.round != room.round)
     match_id = new_match_id() if new_round else (saved.match_id if saved else None)
     after = Saved(fields, seats, room.round, room.match, match_id, dict(room.bots), now)
-    writes = Writes()
+    writes = Writes(room.id)
     if saved is None:
         writes.add("insert_room", _room_row(room, fields, now))
     elif saved.fields != fields or now - saved.updated >= ACTIVITY_STEP_MS:

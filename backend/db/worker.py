@@ -36,6 +36,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -305,6 +306,10 @@ class LoopDbWorker:
     again."""
 
     MAX_BATCH = 256
+    # A leader lets the loop turn for other rooms' saves to join only if another room has
+    # saved this recently: a room's own saves never meet (each waits under the room's lock
+    # for the one before), so a room saving alone would turn the loop for nothing.
+    GATHER_SECONDS = 0.1
     # saves: a log of 1,000 to 2,700 pages (a page a save in a busy server's large batches,
     # about three for a save alone); every 200 made a busy server pause for a checkpoint
     # after each batch (see docs/performance.md)
@@ -317,6 +322,8 @@ class LoopDbWorker:
         self._batches = Batches(loop_engine)
         self._waiting: deque[tuple[Job, Pending]] = deque()
         self._leading = threading.Lock()  # held by whoever commits the saves waiting
+        self._last_room: str | None = None  # whose save came last
+        self._rooms_changed = time.monotonic()  # when a save last came from another room
         self._since_checkpoint = 0
         self._copying = self._log_copied = False  # the two steps of a checkpoint, see lead
         self.log_restarts = 0  # checkpoints finished on the loop
@@ -348,6 +355,9 @@ class LoopDbWorker:
             return self.process.submit(job)
         pending = _Queued(self.runtime.make_event(), self)
         self.jobs += 1
+        room = getattr(job, "room_id", None)
+        if room != self._last_room:
+            self._last_room, self._rooms_changed = room, time.monotonic()
         self._waiting.append((job, pending))
         return pending
 
@@ -361,7 +371,8 @@ class LoopDbWorker:
         (no writer task to wake and come back from: a turn of the loop less a save)."""
         while self._waiting and self._leading.acquire(blocking=False):
             try:
-                self.runtime.sleep(0)  # the saves sent in this turn of the loop join the batch
+                if time.monotonic() - self._rooms_changed < self.GATHER_SECONDS:
+                    self.runtime.sleep(0)  # other rooms' saves sent in this turn join the batch
                 while self._waiting:
                     self._write(self._take())
             except BaseException:

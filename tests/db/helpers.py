@@ -64,7 +64,7 @@ def play(room: Room, store, moves: int) -> None:
 
 def new_room(room_id: str) -> Writes:
     """The save that creates a room (a lobby with no seats)."""
-    writes = Writes()
+    writes = Writes(room_id)
     writes.add("insert_room", {
         "id": room_id, "code": room_id.upper(), "game": "tic-tac-toe", "public": False,
         "status": "lobby", "round": 0, "created": 0, "updated": 0, "turn_seconds": 0,

@@ -23,6 +23,7 @@ from backend.db import Runtime, make_worker
 from backend.db.database import make_engine
 from backend.db.process import Batches, FrameReader, answers
 from backend.db.queries import Writes, count_rows
+from backend.db.store import SqlRoomStore
 from backend.db.worker import DbWorker, LoopDbWorker
 from backend.errors import LoungeError
 from backend.rooms import Lounge
@@ -237,6 +238,34 @@ def test_saves_waited_for_in_one_turn_of_the_loop_are_committed_in_one_batch(sql
     assert worker.batches == 1 and worker.jobs == 5
     assert save("room5") == (True, None) and worker.batches == 2  # alone, another batch
     assert store.worker.run(count_rows)["rooms"] == 6
+
+
+def test_a_room_saving_alone_is_committed_without_a_turn_of_the_loop(sqlite_url):
+    open_sql_store(sqlite_url)  # its schema
+    runtime = Runtime(eventlet.spawn, eventlet.queue.LightQueue, _eventlet_events()[0],
+                      eventlet.sleep, green=True)
+    store = SqlRoomStore(make_worker(make_engine(sqlite_url), runtime))
+    store.worker.GATHER_SECONDS = 0.05
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+
+    def batches_seen_by_a_task_ready_during_a_move() -> tuple[int, int]:
+        """(batches before the move's save, batches the task saw): it runs if the loop
+        turns during the save, else after it."""
+        before, seen = store.worker.batches, []
+        eventlet.spawn(lambda: seen.append(store.worker.batches))
+        with room.lock:
+            play(room, store, 1)
+        eventlet.sleep(0)
+        return before, seen[0]
+
+    time.sleep(0.1)  # no other room has saved lately: the leader does not turn the loop
+    before, seen = batches_seen_by_a_task_ready_during_a_move()
+    assert seen == before + 1
+    started_room(Lounge(store), "tic-tac-toe", 2)  # another room saves: now it turns
+    before, seen = batches_seen_by_a_task_ready_during_a_move()
+    assert seen == before
+    assert store.worker.handed_over == 0
+    assert open_sql_store(sqlite_url).load()[0].match.log == room.match.log
 
 
 def test_a_faulty_save_fails_alone_when_its_batch_is_handed_over(sqlite_url):
