@@ -222,11 +222,16 @@ def test_a_save_that_meets_a_lock_waits_for_it_in_the_database_process(sqlite_ur
     assert open_sql_store(sqlite_url).load()[0].match.log == room.match.log
 
 
-def test_saves_waited_for_in_one_turn_of_the_loop_are_committed_in_one_batch(sqlite_url):
-    store = open_sql_store(sqlite_url)  # its schema
+def green_worker(url: str) -> DbWorker | LoopDbWorker:
+    """The worker a server on eventlet makes for ``url``: its tasks are green threads."""
     runtime = Runtime(eventlet.spawn, eventlet.queue.LightQueue, _eventlet_events()[0],
                       eventlet.sleep, green=True)
-    worker = make_worker(make_engine(sqlite_url), runtime)
+    return make_worker(make_engine(url), runtime)
+
+
+def test_saves_waited_for_in_one_turn_of_the_loop_are_committed_in_one_batch(sqlite_url):
+    store = open_sql_store(sqlite_url)  # its schema
+    worker = green_worker(sqlite_url)
     assert isinstance(worker, LoopDbWorker)
 
     def save(room_id: str) -> tuple[bool, object]:
@@ -242,9 +247,7 @@ def test_saves_waited_for_in_one_turn_of_the_loop_are_committed_in_one_batch(sql
 
 def test_a_room_saving_alone_is_committed_without_a_turn_of_the_loop(sqlite_url):
     open_sql_store(sqlite_url)  # its schema
-    runtime = Runtime(eventlet.spawn, eventlet.queue.LightQueue, _eventlet_events()[0],
-                      eventlet.sleep, green=True)
-    store = SqlRoomStore(make_worker(make_engine(sqlite_url), runtime))
+    store = SqlRoomStore(green_worker(sqlite_url))
     store.worker.GATHER_SECONDS = 0.05
     room = started_room(Lounge(store), "tic-tac-toe", 2)
 
