@@ -19,7 +19,7 @@ from typing import TextIO
 from . import commands
 from .client import Incoming, Link, Rest, ServerError
 from .commands import Action
-from .keys import EOF, Keyboard, LineEditor
+from .keys import EOF, INTERRUPT, Keyboard, LineEditor
 from .model import Model
 from .render import frame
 from .text import clean
@@ -246,6 +246,9 @@ class App:
     # -- the keyboard ------------------------------------------------------------------------
 
     def on_key(self, key: str) -> None:
+        if key == INTERRUPT:
+            self._quit("Bye.")
+            return
         if key == EOF and not self.editor.text:
             self._quit("Bye.")
             return

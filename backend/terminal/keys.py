@@ -1,7 +1,10 @@
 """The keyboard: single keys without Enter (cbreak mode), and a small line editor on top.
 
-Cbreak mode turns off the terminal's own echo and line editing but keeps Ctrl-C, so the client
-can act on one key at once (Slapjack's slap) and still draw the typed line itself.
+Cbreak mode turns off the terminal's own echo and line editing, so the client can act on one
+key at once (Slapjack's slap) and still draw the typed line itself. Ctrl-C is read as a key too,
+not left to the terminal to turn into SIGINT: a SIGINT can be ignored by whatever started the
+client (a background job of a script inherits that), and CPython can run its handler late when
+the signal lands on another thread. Ctrl-Z still suspends.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import select
 import termios
 import tty
 
-ENTER, BACKSPACE, KILL, EOF = "\n", "\x7f", "\x15", "\x04"
+ENTER, BACKSPACE, KILL, EOF, INTERRUPT = "\n", "\x7f", "\x15", "\x04", "\x03"
 MAX_LINE = 500
 
 
@@ -37,7 +40,11 @@ class Keyboard:
         """Cbreak mode on (the terminal's own settings are kept for :meth:`pause`)."""
         if self.is_tty and self._saved is None:
             self._saved = termios.tcgetattr(self.fd)
-            tty.setcbreak(self.fd)
+            mode = termios.tcgetattr(self.fd)
+            mode[tty.LFLAG] &= ~(termios.ECHO | termios.ICANON)
+            mode[tty.CC][termios.VMIN], mode[tty.CC][termios.VTIME] = 1, 0
+            mode[tty.CC][termios.VINTR] = os.fpathconf(self.fd, "PC_VDISABLE")
+            termios.tcsetattr(self.fd, termios.TCSAFLUSH, mode)
 
     def pause(self) -> None:
         """The terminal as it was before (on exit, and while suspended with Ctrl-Z)."""

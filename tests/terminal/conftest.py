@@ -24,8 +24,8 @@ def terms():
     """A factory of terminal clients; any still running are ended after the test."""
     made: list[Term] = []
 
-    def make(*args: str, color: bool = False) -> Term:
-        term = Term(*args, color=color)
+    def make(*args: str, color: bool = False, sigint_ignored: bool = False) -> Term:
+        term = Term(*args, color=color, sigint_ignored=sigint_ignored)
         made.append(term)
         return term
 

@@ -7,6 +7,7 @@ import contextlib
 import os
 import re
 import select
+import signal
 import socket
 import threading
 import time
@@ -24,15 +25,17 @@ class Term:
     """One ``lounge play`` in a pseudo-terminal. ``screen()`` is the last frame it drew, as
     plain text: every redraw starts at the top left of the screen."""
 
-    def __init__(self, *args: str, color: bool = False) -> None:
+    def __init__(self, *args: str, color: bool = False, sigint_ignored: bool = False) -> None:
         env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLS),
                "LINES": str(ROWS)}
         env.pop("NO_COLOR", None)
+        env["PYTHONFAULTHANDLER"] = "1"  # so that a client stuck at exit can be made to tell where
         if not color:
             env["NO_COLOR"] = "1"
         self.child = pexpect.spawn(LOUNGE[0], [*LOUNGE[1:], "play", *args], cwd=str(REPO),
                                    env=env, dimensions=(ROWS, COLS), encoding="utf-8",
-                                   codec_errors="replace", timeout=10)
+                                   codec_errors="replace", timeout=10,
+                                   preexec_fn=_ignore_sigint if sigint_ignored else None)
         self.raw = ""
 
     def _pump(self, wait: float) -> bool:
@@ -84,13 +87,22 @@ class Term:
         deadline = time.monotonic() + timeout
         while self._pump(0.1):
             if time.monotonic() > deadline:
-                raise AssertionError(f"the client did not exit:\n{self.screen()}")
+                screen = self.screen()
+                self.child.kill(signal.SIGABRT)  # faulthandler prints every thread's stack
+                self.settle(timeout=2.0)
+                stacks = self.raw.rsplit("Fatal Python error", 1)[-1]
+                raise AssertionError(f"the client did not exit:\n{screen}\n{stacks}")
         self.child.close()
         return self.child.exitstatus if self.child.exitstatus is not None else -1
 
     def close(self) -> None:
         if self.child.isalive():
             self.child.terminate(force=True)
+
+
+def _ignore_sigint() -> None:
+    """In the child before it runs: SIGINT ignored, as for a background job of a script."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Proxy:

@@ -76,6 +76,22 @@ def test_room_chat_and_a_whole_tic_tac_toe_game(terms, server):
         assert term.exit_status() == 0
 
 
+def test_ctrl_c_is_a_key_even_where_sigint_is_ignored(terms, server):
+    """Started as a script's background job is (SIGINT ignored), the client still leaves on
+    Ctrl-C, with half a line typed."""
+    ada = terms("--server", server.url, "--create", "tic-tac-toe", "--name", "Ada",
+                sigint_ignored=True)
+    code = ada.wait(r"room ([A-Z0-9]{6})").group(1)
+    ada.wait("You joined room")
+    bob = join(terms, server, code, "Bob")
+    ada.type("half a li")
+    ada.wait("> half a li")
+    ada.type("\x03")
+    assert ada.exit_status() == 0
+    assert "Bye." in ada.screen()
+    bob.wait("The room was closed: the host left")
+
+
 def slappable(screen: str) -> bool:
     """Whether the pile drawn on the screen can be slapped now."""
     line = re.search(r"Pile: (.*)", screen)

@@ -4,13 +4,15 @@ drawing of every game, from real matches of the rules package and from hostile p
 from __future__ import annotations
 
 import json
+import os
 import random
+import termios
 
 import pytest
 
 from backend.gamelog import GameLog
 from backend.terminal import commands
-from backend.terminal.keys import BACKSPACE, ENTER, KILL, Keyboard, LineEditor
+from backend.terminal.keys import BACKSPACE, ENTER, INTERRUPT, KILL, Keyboard, LineEditor
 from backend.terminal.model import Model
 from backend.terminal.render import card_text, frame
 from backend.terminal.text import clean
@@ -237,6 +239,23 @@ def test_keys_skip_escape_sequences_and_edit_the_line():
     for _ in range(600):
         editor.feed("y")
     assert len(editor.text) == 500
+
+
+def test_the_keyboard_reads_ctrl_c_as_a_key_and_restores_the_terminal():
+    leader, follower = os.openpty()
+    try:
+        before = termios.tcgetattr(follower)
+        with Keyboard(follower) as keyboard:
+            mode = termios.tcgetattr(follower)
+            assert not mode[3] & (termios.ECHO | termios.ICANON)
+            assert mode[3] & termios.ISIG  # Ctrl-Z still suspends
+            assert mode[6][termios.VSUSP] == b"\x1a"
+            os.write(leader, b"a\x03")
+            assert keyboard.read(1.0) == ["a", INTERRUPT]
+        assert termios.tcgetattr(follower) == before
+    finally:
+        os.close(leader)
+        os.close(follower)
 
 
 def story_of(model: Model) -> list[str]:
