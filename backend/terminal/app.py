@@ -246,10 +246,7 @@ class App:
     # -- the keyboard ------------------------------------------------------------------------
 
     def on_key(self, key: str) -> None:
-        if key == INTERRUPT:
-            self._quit("Bye.")
-            return
-        if key == EOF and not self.editor.text:
+        if key == INTERRUPT or (key == EOF and not self.editor.text):
             self._quit("Bye.")
             return
         if not self.editor.text and self._slapjack_key(key):

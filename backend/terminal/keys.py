@@ -40,11 +40,10 @@ class Keyboard:
         """Cbreak mode on (the terminal's own settings are kept for :meth:`pause`)."""
         if self.is_tty and self._saved is None:
             self._saved = termios.tcgetattr(self.fd)
+            tty.setcbreak(self.fd)
             mode = termios.tcgetattr(self.fd)
-            mode[tty.LFLAG] &= ~(termios.ECHO | termios.ICANON)
-            mode[tty.CC][termios.VMIN], mode[tty.CC][termios.VTIME] = 1, 0
             mode[tty.CC][termios.VINTR] = os.fpathconf(self.fd, "PC_VDISABLE")
-            termios.tcsetattr(self.fd, termios.TCSAFLUSH, mode)
+            termios.tcsetattr(self.fd, termios.TCSANOW, mode)
 
     def pause(self) -> None:
         """The terminal as it was before (on exit, and while suspended with Ctrl-Z)."""

@@ -11,8 +11,8 @@ CARD = r"(?:10|[2-9AJQK])[♠♥♦♣]"
 STACKS = r"Stacks: (?:▶ )?Ada {ada}\s+(?:▶ )?Bob {bob}"  # ▶ marks whose turn it is
 
 
-def host_room(terms, server, game: str, name: str = "Ada") -> tuple[Term, str]:
-    host = terms("--server", server.url, "--create", game, "--name", name)
+def host_room(terms, server, game: str, name: str = "Ada", **options) -> tuple[Term, str]:
+    host = terms("--server", server.url, "--create", game, "--name", name, **options)
     code = host.wait(r"room ([A-Z0-9]{6})").group(1)
     host.wait("You joined room")
     return host, code
@@ -79,10 +79,7 @@ def test_room_chat_and_a_whole_tic_tac_toe_game(terms, server):
 def test_ctrl_c_is_a_key_even_where_sigint_is_ignored(terms, server):
     """Started as a script's background job is (SIGINT ignored), the client still leaves on
     Ctrl-C, with half a line typed."""
-    ada = terms("--server", server.url, "--create", "tic-tac-toe", "--name", "Ada",
-                sigint_ignored=True)
-    code = ada.wait(r"room ([A-Z0-9]{6})").group(1)
-    ada.wait("You joined room")
+    ada, code = host_room(terms, server, "tic-tac-toe", sigint_ignored=True)
     bob = join(terms, server, code, "Bob")
     ada.type("half a li")
     ada.wait("> half a li")

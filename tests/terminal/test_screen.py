@@ -7,6 +7,7 @@ import json
 import os
 import random
 import termios
+import tty
 
 import pytest
 
@@ -247,9 +248,9 @@ def test_the_keyboard_reads_ctrl_c_as_a_key_and_restores_the_terminal():
         before = termios.tcgetattr(follower)
         with Keyboard(follower) as keyboard:
             mode = termios.tcgetattr(follower)
-            assert not mode[3] & (termios.ECHO | termios.ICANON)
-            assert mode[3] & termios.ISIG  # Ctrl-Z still suspends
-            assert mode[6][termios.VSUSP] == b"\x1a"
+            assert not mode[tty.LFLAG] & (termios.ECHO | termios.ICANON)
+            assert mode[tty.LFLAG] & termios.ISIG  # Ctrl-Z still suspends
+            assert mode[tty.CC][termios.VSUSP] == b"\x1a"
             os.write(leader, b"a\x03")
             assert keyboard.read(1.0) == ["a", INTERRUPT]
         assert termios.tcgetattr(follower) == before
