@@ -82,11 +82,44 @@ def create_app(config: Config | None = None) -> Flask:
     config = config or from_env()
     app = Flask(__name__, static_folder=None)
     app.json = LoungeJSONProvider(app)
-    app.config.update(SECRET_KEY=config.SECRET_KEY, MAX_CONTENT_LENGTH=64 * 1024)
     app.json.sort_keys = False
+    app.config.update(SECRET_KEY=config.SECRET_KEY, MAX_CONTENT_LENGTH=64 * 1024)
     CORS(app, resources={r"/api/*": {"origins": list(config.CORS_ORIGINS)}})
-    node_id = new_node_id() if config.clustered else None
-    bus = ClusterBus(config.REDIS_URL, config.CLUSTER_NAME, node_id, _ignore) if node_id else None
+    bus = (ClusterBus(config.REDIS_URL, config.CLUSTER_NAME, new_node_id(), _ignore)
+           if config.clustered else None)
+    socketio = _socketio(app, config, bus)
+    # Outside Flask-SocketIO's middleware, so that Socket.IO sees the forwarded scheme and host.
+    app.wsgi_app = Edge(app.wsgi_app, config.FORWARDED_ALLOW_IPS,  # type: ignore[method-assign]
+                        log=config.ACCESS_LOG, compression=config.WEBSOCKET_COMPRESSION)
+    runtime = Runtime.of_socketio(socketio)
+    store = open_store(config, app.instance_path, runtime)
+    lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)
+    signer = TokenSigner(config.SECRET_KEY, config.TOKEN_MAX_AGE_SECONDS)
+    sockets = LoungeSockets(socketio, signer, config)
+    cluster: ClusterNode | None = None
+    if bus is None:
+        service = _run_alone(config, sockets, lounge, runtime)
+        rooms: Rooms = service
+    else:
+        service, cluster = _join_cluster(config, sockets, bus, lounge, runtime)
+        rooms = cluster
+    app.extensions["lounge"] = LoungeContext(
+        config, lounge, signer, socketio, sockets, service, rooms,
+        _per_minute(config.REST_RATE_PER_MINUTE), cluster,
+        session_limiter=_per_minute(config.SESSION_RATE_PER_MINUTE),
+        replay_limiter=_per_minute(config.REPLAY_RATE_PER_MINUTE),
+        replays=ReplayCache(config.REPLAY_CACHE_ENTRIES, config.REPLAY_CACHE_BYTES),
+        history=store if isinstance(store, HistoryStore) else None)
+    app.register_blueprint(history)
+    app.register_blueprint(api)
+    app.register_blueprint(web)
+    register_error_handlers(app)
+    return app
+
+
+def _socketio(app: Flask, config: Config, bus: ClusterBus | None) -> SocketIO:
+    """The app's Socket.IO server (on the cluster's bus, if any), with the lounge's changes to
+    what its transport reads and writes (see :mod:`backend.wire`)."""
     # async_handlers=False: a connection's events run in its own reader greenlet, one after the
     # other in arrival order, instead of spawning a task per event (which cost a third of a move).
     socketio = SocketIO(
@@ -98,41 +131,21 @@ def create_app(config: Config | None = None) -> Flask:
     untimed_writer_waits(socketio.server)
     unmask_quickly(socketio.server)
     send_batches_whole(socketio.server)
-    # Outside Flask-SocketIO's middleware, so that Socket.IO sees the forwarded scheme and host.
-    app.wsgi_app = Edge(app.wsgi_app, config.FORWARDED_ALLOW_IPS,  # type: ignore[method-assign]
-                        log=config.ACCESS_LOG, compression=config.WEBSOCKET_COMPRESSION)
-    runtime = Runtime.of_socketio(socketio)
-    store = open_store(config, app.instance_path, runtime)
-    history_store = store if isinstance(store, HistoryStore) else None
-    lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)
-    signer = TokenSigner(config.SECRET_KEY, config.TOKEN_MAX_AGE_SECONDS)
-    sockets = LoungeSockets(socketio, signer, config)
-    if bus is None:
-        service = LoungeService(lounge, SocketNotifier(sockets), runtime, config)
-        rooms: Rooms = service
-        sockets.resolve = service.resolve
-        sockets.dispatch = lambda name, caller, data: service.operation(name)(caller, data)
-        sockets.register()
-        service.recover()
-        if history_store is not None:
-            Housekeeper(service, history_store).start()
-        cluster = None
-    else:
-        service, cluster = _join_cluster(config, sockets, bus, lounge, runtime)
-        rooms = cluster
-    per_minute = config.REST_RATE_PER_MINUTE
-    limiter = KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
-    app.extensions["lounge"] = LoungeContext(
-        config, lounge, signer, socketio, sockets, service, rooms, limiter, cluster,
-        session_limiter=_per_minute(config.SESSION_RATE_PER_MINUTE),
-        replay_limiter=_per_minute(config.REPLAY_RATE_PER_MINUTE),
-        replays=ReplayCache(config.REPLAY_CACHE_ENTRIES, config.REPLAY_CACHE_BYTES),
-        history=history_store)
-    app.register_blueprint(history)
-    app.register_blueprint(api)
-    app.register_blueprint(web)
-    register_error_handlers(app)
-    return app
+    return socketio
+
+
+def _run_alone(config: Config, sockets: LoungeSockets, lounge: Lounge,
+               runtime: Runtime) -> LoungeService:
+    """One process: the service tells this process's connections, every event runs here, and
+    every room of the store is back at once."""
+    service = LoungeService(lounge, SocketNotifier(sockets), runtime, config)
+    sockets.resolve = service.resolve
+    sockets.dispatch = lambda name, caller, data: service.operation(name)(caller, data)
+    sockets.register()
+    service.recover()
+    if isinstance(lounge.store, HistoryStore):
+        Housekeeper(service, lounge.store).start()
+    return service
 
 
 def _join_cluster(config: Config, sockets: LoungeSockets, bus: ClusterBus, lounge: Lounge,
