@@ -15,9 +15,10 @@ the machine's Redis (each run a fresh schema and ``CLUSTER_NAME``, both removed 
 ``split`` has each room's host on the process that opened (and owns) the room and the other
 player on the other process; ``balancer`` puts both players through HAProxy (backend/balancer.py)
 wherever it places them (their REST calls by a sticky cookie each, their connections by the
-room they name, as the web client's). CPU is every lounge process's plus Redis's, inside the
-measuring window. Everything is bounded in time; the servers are stopped at the end. Only
-127.0.0.1 is used.
+room they name, as the web client's), with 1 process in cluster mode between the two, so that
+cluster mode's own cost and that of the load spread over two processes show apart. CPU is
+every lounge process's plus Redis's, inside the measuring window. Everything is bounded in
+time; the servers are stopped at the end. Only 127.0.0.1 is used.
 """
 
 from __future__ import annotations
@@ -789,6 +790,7 @@ CLUSTER_SETUPS = {
               ("1 process, cluster mode", 1, True, "lounge", ""),
               ("2 processes, split rooms", 2, True, "split", "")],
     "balancer": [("1 process, via HAProxy", 1, False, "front", ""),
+                 ("1 process, cluster mode, via HAProxy", 1, True, "front", ""),
                  ("2 processes, via HAProxy", 2, True, "front", "")],
 }
 
