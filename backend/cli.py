@@ -39,7 +39,25 @@ def main(argv: list[str] | None = None) -> int:
     module = importlib.import_module(module_name)
     parser = argparse.ArgumentParser(prog=f"lounge {top.command}", description=help_)
     module.add_arguments(parser)
-    return int(module.run(parser.parse_args(top.args)) or 0)
+    args = parser.parse_args(top.args)
+    try:
+        return int(module.run(args) or 0)
+    except Exception as exc:
+        setting = "DATABASE_URL" + (" (or --database-url)" * hasattr(args, "database_url"))
+        problem = _database_problem(exc, setting)
+        if problem is None:
+            raise
+        print(f"lounge {top.command}: {problem}", file=sys.stderr)
+        return 1
+
+
+def _database_problem(exc: Exception, setting: str) -> str | None:
+    """A database that cannot be used, said in one line (see ``database_problem``)."""
+    if "sqlalchemy" not in sys.modules:  # the command never touched a database
+        return None
+    from .db.database import database_problem
+
+    return database_problem(exc, setting)
 
 
 if __name__ == "__main__":

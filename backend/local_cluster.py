@@ -80,9 +80,14 @@ def problems(args: argparse.Namespace) -> list[str]:
     found = []
     if args.processes < 1:
         found.append("--processes must be at least 1")
-    if urlsplit(args.database_url).scheme.split("+")[0] not in POSTGRES_SCHEMES:
+    database = urlsplit(args.database_url)
+    if database.scheme.split("+")[0] not in POSTGRES_SCHEMES:
         found.append(f"a cluster needs PostgreSQL, not {redact(args.database_url)}: set "
                      "DATABASE_URL (or --database-url) to postgresql://...")
+    elif database.hostname and not accepts(database.hostname, database.port or 5432,
+                                           seconds=2.0):
+        found.append(f"PostgreSQL is not reachable at {redact(args.database_url)}: start it, "
+                     "or set DATABASE_URL (or --database-url)")
     redis = urlsplit(args.redis_url)
     if redis.scheme not in ("redis", "rediss"):
         found.append(f"REDIS_URL must be redis://... or rediss://..., not {redact(args.redis_url)}")
@@ -213,41 +218,24 @@ def run(args: argparse.Namespace) -> int:
         for problem in found:
             output.say(f"lounge cluster: {problem}")
         return 2
-    # HAProxy, on this machine, is the one proxy whose forwarded headers the processes trust.
-    env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", **os.environ, "REDIS_URL": args.redis_url,
-           "DATABASE_URL": args.database_url, "PYTHONUNBUFFERED": "1"}
-    if not env.get("SECRET_KEY"):
-        env["SECRET_KEY"] = secrets.token_urlsafe(48)
-        output.say("SECRET_KEY is not set: the processes share a random one, so tokens end "
-                   "with this cluster")
-
+    env = environment(args, output)
     signals = {"count": 0}
 
     def on_signal(signum: int, frame: object) -> None:
         signals["count"] += 1
 
+    def stopping() -> bool:
+        return signals["count"] > 0
+
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     processes = [LoungeProcess(name, env, output) for name in server_names(args.processes)]
     balancer: Balancer | None = None
     try:
-        # Once, before any process starts: processes starting together would race on it.
-        migrate = spawn([*lounge_command(), "db", "upgrade"], env)
-        output.follow("db", migrate.stdout)
-        status = wait_or_stop(migrate, lambda: signals["count"] > 0)
+        status = migrate_schema(env, output, stopping)
         if status is None:
-            return 0
-        if status != 0:
-            output.say("lounge cluster: the database's schema could not be brought up to date")
-            return 1
-        for process in processes:  # side by side: each takes a few seconds to start
-            process.launch()
-        deadline = time.monotonic() + START_SECONDS
-        for process in processes:
-            if not process.ready(deadline, lambda: signals["count"] > 0):
-                if signals["count"]:
-                    return 0
-                output.say(f"lounge cluster: {process.name} did not start")
-                return 1
+            status = start_processes(processes, output, stopping)
+        if status is not None:
+            return status
         try:
             balancer = Balancer([("127.0.0.1", p.port) for p in processes], port=args.port,
                                 host=args.host, stdout=subprocess.PIPE, die_with_parent=True)
@@ -255,12 +243,8 @@ def run(args: argparse.Namespace) -> int:
             output.say(f"lounge cluster: {exc}")
             return 1
         output.follow("haproxy", balancer.process.stdout)
-        output.say(f"Lounge cluster on {balancer.url}: {len(processes)} processes behind "
-                   f"HAProxy ({', '.join(f'{p.name} on 127.0.0.1:{p.port}' for p in processes)})")
-        output.say(f"  Redis {redact(args.redis_url)} (CLUSTER_NAME "
-                   f"{env.get('CLUSTER_NAME') or 'lounge'}), "
-                   f"database {redact(args.database_url)}. Ctrl-C stops them all.")
-        return supervise(processes, balancer, output, lambda: signals["count"] > 0)
+        announce(balancer, processes, env, output)
+        return supervise(processes, balancer, output, stopping)
     finally:
         stop_all(processes, lambda: signals["count"] > 1)
         if balancer is not None:
@@ -269,6 +253,59 @@ def run(args: argparse.Namespace) -> int:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         output.say("lounge cluster: stopped")
+
+
+def environment(args: argparse.Namespace, output: Output) -> dict[str, str]:
+    """The lounge processes' environment: this one's, with the cluster's settings."""
+    # HAProxy, on this machine, is the one proxy whose forwarded headers the processes trust.
+    env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", **os.environ, "REDIS_URL": args.redis_url,
+           "DATABASE_URL": args.database_url, "PYTHONUNBUFFERED": "1"}
+    if not env.get("SECRET_KEY"):
+        env["SECRET_KEY"] = secrets.token_urlsafe(48)
+        output.say("SECRET_KEY is not set: the processes share a random one, so tokens end "
+                   "with this cluster")
+    return env
+
+
+def migrate_schema(env: dict[str, str], output: Output,
+                   stopping: Callable[[], bool]) -> int | None:
+    """Bring the schema up to date, once, before any process starts (processes starting
+    together would race on it); None when done, else the exit status (0 if stopped)."""
+    upgrade = spawn([*lounge_command(), "db", "upgrade"], env)
+    output.follow("db", upgrade.stdout)
+    status = wait_or_stop(upgrade, stopping)
+    if status is None:
+        return 0
+    if status != 0:
+        output.say("lounge cluster: the database's schema could not be brought up to date")
+        return 1
+    return None
+
+
+def start_processes(processes: list[LoungeProcess], output: Output,
+                    stopping: Callable[[], bool]) -> int | None:
+    """Launch the processes side by side (each takes a few seconds to start) and wait until
+    all serve; None when they do, else the exit status (0 if stopped)."""
+    for process in processes:
+        process.launch()
+    deadline = time.monotonic() + START_SECONDS
+    for process in processes:
+        if not process.ready(deadline, stopping):
+            if stopping():
+                return 0
+            output.say(f"lounge cluster: {process.name} did not start")
+            return 1
+    return None
+
+
+def announce(balancer: Balancer, processes: list[LoungeProcess], env: dict[str, str],
+             output: Output) -> None:
+    """Say where the cluster is, and on what."""
+    output.say(f"Lounge cluster on {balancer.url}: {len(processes)} processes behind "
+               f"HAProxy ({', '.join(f'{p.name} on 127.0.0.1:{p.port}' for p in processes)})")
+    output.say(f"  Redis {redact(env['REDIS_URL'])} (CLUSTER_NAME "
+               f"{env.get('CLUSTER_NAME') or 'lounge'}), "
+               f"database {redact(env['DATABASE_URL'])}. Ctrl-C stops them all.")
 
 
 def wait_or_stop(process: subprocess.Popen, stopping: Callable[[], bool]) -> int | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, OperationalError
 
 MEMORY = "memory"
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -35,6 +35,18 @@ def database_url(setting: str, instance_path: str | Path) -> str:
     except ArgumentError:
         raise ValueError(f"DATABASE_URL={text!r} is not a database URL") from None
     return text
+
+
+def database_problem(exc: BaseException, setting: str = "DATABASE_URL") -> str | None:
+    """What to tell whoever ran a command that failed on the database itself (not running,
+    refused, no such file or database): one line instead of a traceback, naming the
+    ``setting`` that picks the database; None for any other failure."""
+    if not isinstance(exc, OperationalError):
+        return None
+    lines = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
+    reason = lines[0] if lines else type(exc.orig).__name__
+    return f"cannot use the database ({reason}). Check that it is running and that {setting} " \
+           "names it."
 
 
 def make_engine(url: str, fsync: bool = False, on_loop: bool = False) -> Engine:

@@ -295,6 +295,16 @@ def test_lounge_cluster_refuses_a_database_that_is_not_postgresql(tmp_path):
     assert "Lounge cluster on" not in output
 
 
+def test_lounge_cluster_refuses_a_postgresql_that_is_not_running():
+    """Said before anything starts, as for Redis."""
+    url = f"postgresql://postgres@127.0.0.1:{free_port()}/test"
+    process = lounge_cluster("--port", str(free_port()), DATABASE_URL=url)
+    output = process.communicate(timeout=30)[0].decode()
+    assert process.returncode == 2
+    assert f"PostgreSQL is not reachable at {url}: start it" in output
+    assert "[db]" not in output and "Lounge cluster on" not in output
+
+
 def test_the_configuration_is_valid_and_the_one_the_deployment_doc_shows(tmp_path):
     """HAProxy accepts the generated configuration, and docs/deployment.md shows it as it is."""
     config = haproxy_config([("127.0.0.1", 41001), ("127.0.0.1", 41002)], 5000,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import text
 
 from backend import create_app
+from backend.balancer import free_port
 from backend.cli import main
 from backend.config import Config
 from backend.db.queries import count_rows
@@ -48,6 +49,15 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
     assert "revision: 0005 (latest: 0005)" in out and "match_moves    0" in out
     assert main(["db", "downgrade", "--database-url", sqlite_url]) == 2
     assert main(["db", "current", "--database-url", "not a url"]) == 2
+
+
+def test_the_db_command_says_in_one_line_that_a_database_cannot_be_used(tmp_path, capsys):
+    for url in (f"sqlite:///{tmp_path}/no-such-folder/lounge.db",
+                f"postgresql://postgres@127.0.0.1:{free_port()}/test"):
+        assert main(["db", "upgrade", "--database-url", url]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("lounge db: cannot use the database ("), err
+        assert "DATABASE_URL (or --database-url) names it" in err and "Traceback" not in err
 
 
 def test_chat_keeps_a_room_alive(sqlite_url):

@@ -29,6 +29,19 @@ def test_a_short_secret_key_refuses_to_start_with_a_clear_message(tmp_path):
         from_env({"SECRET_KEY": "password"})
 
 
+@pytest.mark.parametrize("url", ["sqlite:///{tmp}/no-such-folder/lounge.db",
+                                 "postgresql://postgres@127.0.0.1:{port}/test"])
+def test_a_database_that_cannot_be_used_refuses_to_start_in_one_line(tmp_path, url):
+    """A missing SQLite folder, or a PostgreSQL that is not running: one line naming the
+    cause and the setting, no traceback."""
+    url = url.format(tmp=tmp_path, port=free_port())
+    done = serve({"PATH": "/usr/bin:/bin", "DATABASE_URL": url, "SECRET_KEY": "k" * 32})
+    assert done.returncode == 1
+    assert "lounge serve: cannot use the database (" in done.stderr, done.stderr
+    assert "Check that it is running and that DATABASE_URL names it." in done.stderr
+    assert "Traceback" not in done.stderr and "Lounge serving" not in done.stdout
+
+
 def test_an_unset_secret_key_is_random_with_a_warning():
     srv = Server(SECRET_KEY="")
     try:
