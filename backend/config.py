@@ -116,6 +116,8 @@ class Config:
                 "for a random key that lasts as long as the process")
         if self.LEASE_SECONDS < 1 or self.FORWARD_SECONDS <= 0:
             raise ValueError("LEASE_SECONDS must be at least 1 and FORWARD_SECONDS positive")
+        if self.REDIS_URL and not self.REDIS_URL.startswith(("redis://", "rediss://")):
+            raise ValueError("REDIS_URL must start with redis:// or rediss:// (rediss: TLS)")
         if self.REDIS_URL and not self.DATABASE_URL.startswith(("postgres://", "postgresql")):
             raise ValueError("REDIS_URL runs the lounge as a cluster, whose processes share "
                              "their rooms through PostgreSQL: set DATABASE_URL to a "

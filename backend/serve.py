@@ -57,6 +57,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a setting that cannot work: say which, refuse to start
         print(f"lounge serve: {exc}", file=sys.stderr, flush=True)
         return 2
+    # Before the app: a process that cannot serve must not start anything (in a cluster it
+    # would join, and take rooms it can never serve).
+    try:
+        sock = listener(args.host, args.port)
+    except OSError as exc:
+        print(f"lounge serve: cannot listen on {args.host}:{args.port} ({exc.strerror or exc}): "
+              "choose another --port (or PORT)", file=sys.stderr, flush=True)
+        return 2
     app = create_app(config)
     cluster = app.extensions["lounge"].cluster
     if cluster is not None:
@@ -69,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
     settle_garbage_collector()
     print(f"Lounge serving on http://{args.host}:{args.port} ({args.async_mode})", flush=True)
-    SERVERS[args.async_mode](app, args.host, args.port)
+    SERVERS[args.async_mode](app, sock)
     return 0
 
 
@@ -93,7 +101,7 @@ def listener(host: str, port: int, sock_module=socket) -> socket.socket:
     return sock
 
 
-def serve_eventlet(app, host: str, port: int) -> None:
+def serve_eventlet(app, sock: socket.socket) -> None:
     """Serve with eventlet's own WSGI server (production)."""
     import eventlet.wsgi
 
@@ -101,22 +109,24 @@ def serve_eventlet(app, host: str, port: int) -> None:
 
     timeout = app.extensions["lounge"].config.REQUEST_TIMEOUT_SECONDS
     # debug=False: a crash outside Flask answers an empty 500, never a traceback.
-    eventlet.wsgi.server(listener(host, port), app, log_output=False, debug=False,
+    eventlet.wsgi.server(sock, app, log_output=False, debug=False,
                          **server_options(timeout, max_connections=10_000))
 
 
-def serve_gevent(app, host: str, port: int) -> None:
+def serve_gevent(app, sock: socket.socket) -> None:
     """Serve with gevent's WSGI server and its WebSocket handler."""
     from gevent import pywsgi
     from geventwebsocket.handler import WebSocketHandler
 
-    server = pywsgi.WSGIServer(listener(host, port), app, handler_class=WebSocketHandler,
-                               log=None)
+    server = pywsgi.WSGIServer(sock, app, handler_class=WebSocketHandler, log=None)
     server.serve_forever()
 
 
-def serve_threading(app, host: str, port: int) -> None:
-    """Serve with Werkzeug's threaded server (development only)."""
+def serve_threading(app, sock: socket.socket) -> None:
+    """Serve with Werkzeug's threaded server (development only), which listens itself: on the
+    address ``sock`` held until now."""
+    host, port = sock.getsockname()[:2]
+    sock.close()
     socketio = app.extensions["socketio"]
     socketio.run(app, host=host, port=port, allow_unsafe_werkzeug=True, log_output=False)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from .database import (
     MEMORY,
@@ -50,16 +51,33 @@ def run(args: argparse.Namespace) -> int:
     engine = make_engine(url)
     print(f"database: {engine.url.render_as_string(hide_password=True)}")
     if args.action == "upgrade":
-        upgrade(engine, args.revision or "head")
-    elif args.action == "downgrade":
+        return _migrate(upgrade, engine, args.revision or "head")
+    if args.action == "downgrade":
         if not args.revision:
             print("say which revision to go down to: --revision REV (or base)")
             return 2
-        downgrade(engine, args.revision)
-    elif args.action == "status":
+        return _migrate(downgrade, engine, args.revision)
+    if args.action == "status":
         return _status(engine)
-    print(f"revision: {current_revision(engine) or 'none'} (latest: {head_revision(engine)})")
+    _revision(engine)
     return 0
+
+
+def _migrate(step, engine, revision: str) -> int:
+    """Upgrade or downgrade to ``revision``, then say where the schema is."""
+    from alembic.util import CommandError
+
+    try:
+        step(engine, revision)
+    except CommandError as exc:  # an unknown revision, say: Alembic's own words suffice
+        print(f"lounge db: {exc}", file=sys.stderr)
+        return 2
+    _revision(engine)
+    return 0
+
+
+def _revision(engine) -> None:
+    print(f"revision: {current_revision(engine) or 'none'} (latest: {head_revision(engine)})")
 
 
 def _status(engine) -> int:

@@ -49,6 +49,12 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
     assert "revision: 0005 (latest: 0005)" in out and "match_moves    0" in out
     assert main(["db", "downgrade", "--database-url", sqlite_url]) == 2
     assert main(["db", "current", "--database-url", "not a url"]) == 2
+    capsys.readouterr()
+    for action in ("upgrade", "downgrade"):
+        assert main(["db", action, "--revision", "zzz", "--database-url", sqlite_url]) == 2
+        assert capsys.readouterr().err == "lounge db: Can't locate revision identified by 'zzz'\n"
+    assert main(["db", "current", "--database-url", sqlite_url]) == 0
+    assert "revision: 0005 (latest: 0005)" in capsys.readouterr().out
 
 
 def test_the_db_command_says_in_one_line_that_a_database_cannot_be_used(tmp_path, capsys):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 
 import pytest
@@ -40,6 +41,32 @@ def test_a_database_that_cannot_be_used_refuses_to_start_in_one_line(tmp_path, u
     assert "lounge serve: cannot use the database (" in done.stderr, done.stderr
     assert "Check that it is running and that DATABASE_URL names it." in done.stderr
     assert "Traceback" not in done.stderr and "Lounge serving" not in done.stdout
+
+
+def test_a_port_in_use_refuses_to_start_before_anything_else_starts(tmp_path):
+    """Said in one line, and before the app is built: no database is opened (in a cluster, no
+    rooms are taken by a process that cannot serve them)."""
+    taken = socket.create_server(("127.0.0.1", 0))
+    port = taken.getsockname()[1]
+    try:
+        done = subprocess.run([*LOUNGE, "serve", "--port", str(port)], cwd=REPO, timeout=30,
+                              capture_output=True, text=True,
+                              env={"PATH": "/usr/bin:/bin", "SECRET_KEY": "k" * 32,
+                                   "DATABASE_URL": f"sqlite:///{tmp_path}/lounge.db"})
+    finally:
+        taken.close()
+    assert done.returncode == 2
+    assert f"lounge serve: cannot listen on 127.0.0.1:{port} (Address already in use): " \
+           "choose another --port (or PORT)" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "lounge.db").exists()
+
+
+def test_a_redis_url_that_is_not_redis_is_refused():
+    with pytest.raises(ValueError, match="REDIS_URL must start with redis:// or rediss://"):
+        from_env({"REDIS_URL": "http://127.0.0.1:6379",
+                  "DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/test"})
+    assert from_env({"REDIS_URL": "rediss://:pw@127.0.0.1:6380/0",
+                     "DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/test"}).clustered
 
 
 def test_an_unset_secret_key_is_random_with_a_warning():
