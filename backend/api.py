@@ -150,10 +150,35 @@ def debug_match(key: str) -> ResponseReturnValue:
     return current_app.response_class(answer["match"], mimetype="application/json")
 
 
-@api.route("/<path:anything>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+@api.route("/<path:anything>", methods=METHODS)
 def unknown(anything: str) -> ResponseReturnValue:
-    """Any other /api path: a JSON not_found."""
+    """Any other /api path or method: a JSON method_not_allowed (with ``Allow``) for an
+    endpoint asked with a method it does not take, else not_found."""
+    allowed = endpoint_methods(request.path)
+    if allowed:
+        response, status = error_response(
+            "method_not_allowed", f"{request.path[:60]} takes {' or '.join(allowed)}, "
+                                  f"not {request.method}")
+        response.headers["Allow"] = ", ".join(allowed)
+        return response, status
     raise LoungeError("not_found", f"There is no API endpoint /api/{anything[:60]}")
+
+
+def endpoint_methods(path: str) -> list[str]:
+    """The methods that reach a real endpoint at ``path`` (this catch-all's aside)."""
+    adapter = current_app.url_map.bind_to_environ(request.environ)
+    allowed = []
+    for method in METHODS:
+        try:
+            endpoint, _ = adapter.match(path, method=method)
+        except HTTPException:
+            continue
+        if endpoint != "api.unknown":
+            allowed.append(method)
+    return allowed
 
 
 def error_response(code: str, message: str) -> tuple[Response, int]:

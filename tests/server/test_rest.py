@@ -101,7 +101,13 @@ def test_unknown_rooms_paths_and_methods_are_json_errors(url):
     assert get(url, "/api/rooms/ZZZZZZ").json()["error"]["code"] == "not_found"
     assert get(url, "/api/nothing").status_code == 404
     response = requests.delete(f"{url}/api/games", timeout=TIMEOUT)
-    assert response.status_code in (404, 405) and "error" in response.json()
+    assert response.status_code == 405 and response.headers["Allow"] == "GET"
+    assert response.json()["error"] == {"code": "method_not_allowed",
+                                        "message": "/api/games takes GET, not DELETE"}
+    response = requests.put(f"{url}/api/session", timeout=TIMEOUT)
+    assert response.status_code == 405 and response.headers["Allow"] == "POST"
+    response = requests.post(f"{url}/api/nothing", timeout=TIMEOUT)
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
 
 
 def test_health_and_openapi(url):
