@@ -25,17 +25,30 @@ def dist_folder() -> Path:
     return Path(current_app.extensions["lounge"].config.FRONTEND_DIST)
 
 
+ASSETS = "assets/"  # Vite's output: every name holds its content's hash, so it never changes
+YEAR = 365 * 24 * 3600
+
+
 @web.get("/")
 @web.get("/<path:path>")
 def spa(path: str = "") -> ResponseReturnValue:
     """A file of the built client, index.html for client-side routes, or a note that it is not
-    built."""
+    built. index.html is checked again at every load, so that after a deploy a browser asks for
+    the new build's assets; those are kept for a year. An asset that is not there is a 404 (a
+    page from an older build), never index.html in its place."""
     if path.startswith(("api/", "socket.io")):
         raise LoungeError("not_found", "There is no such page")
     dist = dist_folder()
-    index = dist / "index.html"
-    if not index.is_file():
+    if not (dist / "index.html").is_file():
         return NOT_BUILT, 200, {"Content-Type": "text/html; charset=utf-8"}
     if path and (dist / path).is_file():
-        return send_from_directory(dist, path)  # refuses paths that escape the folder
-    return send_from_directory(dist, "index.html")
+        kept = path.startswith(ASSETS)
+        # send_from_directory refuses paths that escape the folder
+        response = send_from_directory(dist, path, max_age=YEAR if kept else None)
+        response.cache_control.immutable = kept or None
+        return response
+    if path.startswith(ASSETS):
+        raise LoungeError("not_found", f"There is no file /{path[:80]}: reload the page")
+    response = send_from_directory(dist, "index.html")
+    response.cache_control.no_cache = True
+    return response

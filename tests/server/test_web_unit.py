@@ -28,6 +28,21 @@ def test_the_spa_serves_its_files_and_index_for_client_routes(tmp_path):
     assert client.get("/api/unknown").get_json()["error"]["code"] == "not_found"
 
 
+def test_the_build_is_cached_by_its_hashes_and_a_missing_asset_is_not_the_page(tmp_path):
+    """After a deploy a browser must load the new index.html, which names the new assets;
+    an old page asking for an asset that is gone gets a 404, not HTML in place of a script."""
+    client = app_with_dist(tmp_path, build=True).test_client()
+    for path in ("/", "/r/ABCDEF"):
+        page = client.get(path)
+        assert page.status_code == 200 and page.headers["Cache-Control"] == "no-cache"
+    asset = client.get("/assets/app.js")
+    assert asset.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    gone = client.get("/assets/index-0ld.js")
+    assert gone.status_code == 404 and b"lounge spa" not in gone.data
+    assert gone.get_json()["error"] == {
+        "code": "not_found", "message": "There is no file /assets/index-0ld.js: reload the page"}
+
+
 def test_without_a_build_the_root_says_the_frontend_is_not_built(tmp_path):
     response = app_with_dist(tmp_path, build=False).test_client().get("/")
     assert response.status_code == 200 and b"not built" in response.data
