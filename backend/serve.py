@@ -3,7 +3,9 @@
 Production runs eventlet's own server (gunicorn 26+ has no eventlet worker), guarded against
 clients that never finish a request (:mod:`backend.connections`). The listening socket sets
 TCP_NODELAY, which accepted connections inherit: without it Nagle's algorithm holds back the small
-frames of a move's update for tens of milliseconds.
+frames of a move's update for tens of milliseconds. The port is taken before the app is built,
+so that a port in use stops the server before it starts anything, and listened on once the app
+is ready, so that a connection is refused, not left waiting, until the server can answer it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import warnings
 from .config import ASYNC_MODES
 
 GC_THRESHOLDS = (20_000, 20, 100)  # Python's defaults: (700, 10, 10)
+BACKLOG = 1024
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"lounge serve: {exc}", file=sys.stderr, flush=True)
         return 2
     # Before the app: a process that cannot serve must not start anything (in a cluster it
-    # would join, and take rooms it can never serve).
+    # would join, and take rooms it can never serve). It listens once the app is built.
     try:
-        sock = listener(args.host, args.port)
+        sock = bound_socket(args.host, args.port)
     except OSError as exc:
         print(f"lounge serve: cannot listen on {args.host}:{args.port} ({exc.strerror or exc}): "
               "choose another --port (or PORT)", file=sys.stderr, flush=True)
@@ -90,14 +93,18 @@ def settle_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def listener(host: str, port: int, sock_module=socket) -> socket.socket:
-    """A listening TCP socket with TCP_NODELAY, which accepted sockets inherit."""
+def bound_socket(host: str, port: int, sock_module=socket) -> socket.socket:
+    """A TCP socket bound to the address, not yet listening (connections are refused until it
+    does), with TCP_NODELAY, which the sockets it accepts inherit."""
     family = sock_module.AF_INET6 if ":" in host else sock_module.AF_INET
     sock = sock_module.socket(family, sock_module.SOCK_STREAM)
-    sock.setsockopt(sock_module.SOL_SOCKET, sock_module.SO_REUSEADDR, 1)
-    sock.setsockopt(sock_module.IPPROTO_TCP, sock_module.TCP_NODELAY, 1)
-    sock.bind((host, port))
-    sock.listen(1024)
+    try:
+        sock.setsockopt(sock_module.SOL_SOCKET, sock_module.SO_REUSEADDR, 1)
+        sock.setsockopt(sock_module.IPPROTO_TCP, sock_module.TCP_NODELAY, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 
@@ -109,6 +116,7 @@ def serve_eventlet(app, sock: socket.socket) -> None:
 
     timeout = app.extensions["lounge"].config.REQUEST_TIMEOUT_SECONDS
     # debug=False: a crash outside Flask answers an empty 500, never a traceback.
+    sock.listen(BACKLOG)
     eventlet.wsgi.server(sock, app, log_output=False, debug=False,
                          **server_options(timeout, max_connections=10_000))
 
@@ -118,6 +126,7 @@ def serve_gevent(app, sock: socket.socket) -> None:
     from gevent import pywsgi
     from geventwebsocket.handler import WebSocketHandler
 
+    sock.listen(BACKLOG)
     server = pywsgi.WSGIServer(sock, app, handler_class=WebSocketHandler, log=None)
     server.serve_forever()
 
