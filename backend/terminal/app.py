@@ -54,9 +54,14 @@ def run(args: argparse.Namespace) -> int:
         user_id, token = rest.new_session()
         games = rest.games()
         code = args.join.strip() if args.join else ""
+        if code:
+            _check_room(rest, code)
         if args.create:
             room = rest.create_room(token, args.create.strip().lower(), name, bool(args.public))
             code = str(room.get("code") or "")
+    except _NoRoom as exc:
+        print(f"Cannot join room {clean(code, 12)}: {exc}", file=sys.stderr)
+        return 1
     except ServerError as exc:
         print(f"Cannot start: {exc.message}{_game_list(games, exc)}", file=sys.stderr)
         return 1
@@ -330,6 +335,21 @@ class App:
             self.out.flush()
         except OSError:
             pass  # the terminal went away; the loop ends on the next read
+
+
+class _NoRoom(Exception):
+    """There is no room with the code given to --join."""
+
+
+def _check_room(rest: Rest, code: str) -> None:
+    """Say at once when the room to join does not exist, before the screen is drawn (the
+    join itself may still fail, and says why)."""
+    try:
+        rest.room(code)
+    except ServerError as exc:
+        if exc.code == "not_found":  # said here: a code with a slash reaches no room's URL
+            raise _NoRoom(f"There is no room '{clean(code, 12)}'") from None
+        raise
 
 
 def games_by_slug(games: dict) -> dict[str, dict]:

@@ -11,7 +11,7 @@ import contextlib
 import queue
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 import requests
 import socketio
@@ -98,6 +98,10 @@ class Rest:
     def games(self) -> dict:
         """``{"games": [...], "bot_levels": [...]}``."""
         return self._call("GET", "/api/games")
+
+    def room(self, code: str) -> dict:
+        """The room object of the room with this code (not_found if there is none)."""
+        return self._call("GET", f"/api/rooms/{quote(code, safe='')}")
 
     def create_room(self, token: str, game: str, name: str, public: bool) -> dict:
         """A new room hosted by the token's user; the room object."""

@@ -434,6 +434,8 @@ def hint_block(model: Model) -> Text | None:
             text = Text("The game is a draw.", style="bold yellow")
         return text.append("  The host may /rematch." if not model.is_host
                            else "  Type /rematch to play again.", style="")
+    if model.room is None:
+        return Text("Joining the room…")
     if model.status == "playing":
         return turn_line(model)
     if model.status == "waiting":

@@ -185,7 +185,10 @@ def test_refusals_and_typing_nonsense_never_crash(terms, server):
 
 def test_start_up_errors_are_clear(terms, server):
     cases = [
-        (("--server", server.url, "--join", "ZZZZZZ", "--name", "Eve"), "Cannot join room"),
+        (("--server", server.url, "--join", "ZZZZZZ", "--name", "Eve"),
+         "Cannot join room ZZZZZZ: There is no room 'ZZZZZZ'"),
+        (("--server", server.url, "--join", "AB/../CD", "--name", "Eve"),
+         "Cannot join room AB/../CD: There is no room 'AB/../CD'"),
         (("--server", server.url, "--create", "chess", "--name", "Eve"), "no game called"),
         (("--server", "http://127.0.0.1:1", "--join", "ABCDEF", "--name", "Eve"),
          "Cannot reach the server"),

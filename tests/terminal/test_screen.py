@@ -94,6 +94,11 @@ def test_every_game_draws_for_a_player_and_a_spectator(slug, steps):
             assert "Your moves" not in screen
 
 
+def test_before_the_room_answers_the_screen_says_it_is_joining():
+    screen = text_of(new_model())
+    assert "Joining the room…" in screen and "Waiting for the host" not in screen
+
+
 def test_tic_tac_toe_numbers_the_free_cells_and_marks_the_winner():
     match = new_match("tic-tac-toe", num_players=2, seed=1)
     for seat, cell in [(0, 4), (1, 0)]:
