@@ -1,5 +1,6 @@
-"""Old links: a closed room's link says the room has closed; a replay link opens on the game
-itself, drawn on felt so that its labels can be read."""
+"""Links: a closed room's link says the room has closed, an open room's says where it leads
+before asking a name; a replay link opens on the game itself, drawn on felt so that its labels
+can be read."""
 
 from __future__ import annotations
 
@@ -53,3 +54,21 @@ def test_watch_again_opens_on_the_replay_drawn_on_felt(open_tab, shots):
     assert "radial-gradient" in background
     replay.set_viewport_size({"width": 1280, "height": 800})
     replay.screenshot(path=str(shots / "replay.png"), full_page=False, animations="disabled")
+
+
+def test_an_invite_link_says_where_it_leads_before_asking_a_name(open_tab):
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Nine Locks", public=False)
+
+    guest = open_tab(f"/r/{code}")  # a browser that has never given a name
+    expect(guest.get_by_test_id("join-room-line")).to_have_text(
+        "Nine Locks, hosted by Ada: 1 of 4 seats taken, waiting to start.")
+    guest.get_by_test_id("join-name").fill("Grace")
+    guest.get_by_role("button", name="Take a seat").click()
+    expect(guest.get_by_test_id("room-code")).to_have_text(code)
+    expect(ada.get_by_role("list", name="Seats")).to_contain_text("Grace")
+
+    # A dead link says so at once, instead of asking for a name first.
+    stranger = open_tab("/r/ZZZZZZ")
+    expect(stranger.get_by_role("heading", name="No open room with this code")).to_be_visible()
+    expect(stranger.get_by_test_id("join-name")).to_have_count(0)

@@ -51,6 +51,11 @@ export async function fetchPublicRooms(): Promise<Room[]> {
   return body.rooms;
 }
 
+/** The room object of an open room, found by its code (`not_found` when there is none). */
+export function fetchRoom(code: string): Promise<Room> {
+  return request(`/api/rooms/${encodeURIComponent(code)}`);
+}
+
 export function createRoom(
   token: string,
   payload: { game: string; name: string; public: boolean },

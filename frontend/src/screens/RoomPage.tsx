@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
 import { Chat } from "../components/Chat";
+import { fetchRoom } from "../lib/api";
 import { forgetIdentity, getIdentity, getName, saveName, validName, type Identity } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { Link, navigate } from "../lib/router";
@@ -18,7 +19,43 @@ const CLOSED_REASONS: Record<string, string> = {
   abandoned: "Nothing had happened here for hours, so the room was closed.",
 };
 
-function AskName({ code, onDone }: { code: string; onDone: (name: string, spectate: boolean) => void }): ReactElement {
+/** What the invite link's room is, looked up before asking for a name: the room, `missing`
+ * (no open room has the code), or null while unknown (asking, or the lookup failed: the join
+ * then says what is wrong). */
+type Lookup = Room | "missing" | null;
+
+function useLookup(code: string, ask: boolean): Lookup {
+  const [lookup, setLookup] = useState<Lookup>(null);
+  useEffect(() => {
+    if (!ask) return undefined;
+    let live = true;
+    fetchRoom(code)
+      .then((room) => live && setLookup(room))
+      .catch((e: { code?: string }) => live && setLookup(e.code === "not_found" ? "missing" : null));
+    return () => {
+      live = false;
+    };
+  }, [code, ask]);
+  return lookup;
+}
+
+/** One line on the room an invite leads to: its game, who hosts it, its seats. */
+function RoomLine({ room }: { room: Room }): ReactElement {
+  const host = room.seats[0]?.name ?? "someone";
+  const taken = room.seats.filter((seat) => !seat.left).length;
+  const state = room.status === "waiting" ? "waiting to start" : "a game is on";
+  return (
+    <p className="muted" data-testid="join-room-line">
+      {room.title}, hosted by {host}: {taken} of {room.max_players} seats taken, {state}.
+    </p>
+  );
+}
+
+function AskName({ code, room, onDone }: {
+  code: string;
+  room: Room | null;
+  onDone: (name: string, spectate: boolean) => void;
+}): ReactElement {
   const [name, setName] = useState(getName);
   const [error, setError] = useState<string | null>(null);
   const submit = (spectate: boolean) => (event?: FormEvent) => {
@@ -32,6 +69,7 @@ function AskName({ code, onDone }: { code: string; onDone: (name: string, specta
     <main className="page">
       <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(false)}>
         <h1>Join table <span className="code">{code}</span></h1>
+        {room && <RoomLine room={room} />}
         <label className="field">
           Your display name
           <input type="text" value={name} maxLength={32} autoFocus autoComplete="nickname"
@@ -76,6 +114,17 @@ function Problem({ title, text, roomId }: { title: string; text: string; roomId?
   );
 }
 
+/** No open room has the code: closed (if this browser was in it), or never there. */
+function NoRoom({ code }: { code: string }): ReactElement {
+  const known = knownRoom(code);
+  if (known) {
+    return <Problem title="This room has closed" roomId={known.id}
+      text={`The ${known.title} table ${code} you were at has closed. Its finished games can still be watched.`} />;
+  }
+  return <Problem title="No open room with this code"
+    text={`There is no open room with code ${code}: it may have closed, or the code may be mistyped.`} />;
+}
+
 export interface RoomPageProps {
   code: string;
   spectate: boolean;
@@ -100,6 +149,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   }, []);
   useEffect(loadIdentity, [loadIdentity]);
 
+  const lookup = useLookup(code, entry === null && !hidden);
   const games = useGames();
   const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false, entry !== null);
   useTitle(hidden ? null : model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
@@ -142,22 +192,17 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     );
   }
 
-  if (!entry) return <AskName code={code} onDone={(name, watch) => setEntry({ name, spectate: watch })} />;
+  if (!entry) {
+    if (lookup === "missing") return <NoRoom code={code} />;
+    return <AskName code={code} room={lookup} onDone={(name, watch) => setEntry({ name, spectate: watch })} />;
+  }
   if (idError) return <Problem title="Cannot reach the lounge" text={idError} />;
   if (model.closed) {
     return <Problem title="This room was closed" text={CLOSED_REASONS[model.closed] ?? "The room is gone."}
       roomId={model.room?.id} />;
   }
   if (model.fatal && model.fatal.code !== "unauthorized") {
-    if (model.fatal.code === "not_found") {
-      const known = knownRoom(code);
-      if (known) {
-        return <Problem title="This room has closed" roomId={known.id}
-          text={`The ${known.title} table ${code} you were at has closed. Its finished games can still be watched.`} />;
-      }
-      return <Problem title="No open room with this code"
-        text={`There is no open room with code ${code}: it may have closed, or the code may be mistyped.`} />;
-    }
+    if (model.fatal.code === "not_found") return <NoRoom code={code} />;
     return <Problem title="Cannot join this room" text={model.fatal.message} />;
   }
 
