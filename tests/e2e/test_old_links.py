@@ -58,15 +58,26 @@ def test_watch_again_opens_on_the_replay_drawn_on_felt(open_tab, shots):
 
 def test_an_invite_link_says_where_it_leads_before_asking_a_name(open_tab):
     ada = open_tab("/")
-    code = host_room(ada, "Ada", "Nine Locks", public=False)
+    code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
 
-    guest = open_tab(f"/r/{code}")  # a browser that has never given a name
-    expect(guest.get_by_test_id("join-room-line")).to_have_text(
-        "Nine Locks, hosted by Ada: 1 of 4 seats taken, waiting to start.")
-    guest.get_by_test_id("join-name").fill("Grace")
-    guest.get_by_role("button", name="Take a seat").click()
-    expect(guest.get_by_test_id("room-code")).to_have_text(code)
+    grace = open_tab(f"/r/{code}")  # a browser that has never given a name
+    expect(grace.get_by_test_id("join-room-line")).to_have_text(
+        "Tic-Tac-Toe, hosted by Ada: 1 of 2 seats taken, waiting to start.")
+    grace.get_by_test_id("join-name").fill("Grace")
+    grace.get_by_role("button", name="Take a seat").click()
+    expect(grace.get_by_test_id("room-code")).to_have_text(code)
     expect(ada.get_by_role("list", name="Seats")).to_contain_text("Grace")
+
+    # With every seat taken, the link offers to watch, which is what joining would give.
+    linus = open_tab(f"/r/{code}")
+    expect(linus.get_by_test_id("join-room-line")).to_have_text(
+        "Tic-Tac-Toe, hosted by Ada: 2 of 2 seats taken, waiting to start, with no seat free, "
+        "so you would watch.")
+    expect(linus.get_by_role("button", name="Take a seat")).to_have_count(0)
+    linus.get_by_test_id("join-name").fill("Linus")
+    linus.get_by_role("button", name="Watch", exact=True).click()
+    expect(linus.get_by_test_id("room-code")).to_have_text(code)
+    expect(ada.get_by_role("list", name="Seats")).not_to_contain_text("Linus")
 
     # A dead link says so at once, instead of asking for a name first.
     stranger = open_tab("/r/ZZZZZZ")

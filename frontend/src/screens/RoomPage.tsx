@@ -39,14 +39,20 @@ function useLookup(code: string, ask: boolean): Lookup {
   return lookup;
 }
 
+/** Whether someone new would get a seat (the server seats a newcomer only before the game, in
+ * a free seat; anyone else watches). */
+function seatFree(room: Room | null): boolean {
+  return room === null || (room.status === "waiting" && room.seats.length < room.max_players);
+}
+
 /** One line on the room an invite leads to: its game, who hosts it, its seats. */
 function RoomLine({ room }: { room: Room }): ReactElement {
   const host = room.seats[0]?.name ?? "someone";
-  const taken = room.seats.filter((seat) => !seat.left).length;
-  const state = room.status === "waiting" ? "waiting to start" : "a game is on";
+  const state = room.status !== "waiting" ? "a game is on, so you would watch"
+    : seatFree(room) ? "waiting to start" : "waiting to start, with no seat free, so you would watch";
   return (
     <p className="muted" data-testid="join-room-line">
-      {room.title}, hosted by {host}: {taken} of {room.max_players} seats taken, {state}.
+      {room.title}, hosted by {host}: {room.seats.length} of {room.max_players} seats taken, {state}.
     </p>
   );
 }
@@ -67,7 +73,7 @@ function AskName({ code, room, onDone }: {
   };
   return (
     <main className="page">
-      <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(false)}>
+      <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(!seatFree(room))}>
         <h1>Join table <span className="code">{code}</span></h1>
         {room && <RoomLine room={room} />}
         <label className="field">
@@ -77,8 +83,14 @@ function AskName({ code, room, onDone }: {
         </label>
         {error && <p className="error-msg" role="alert">{error}</p>}
         <div className="btn-row">
-          <button type="submit" className="btn btn-primary">Take a seat</button>
-          <button type="button" className="btn" onClick={() => submit(true)()}>Just watch</button>
+          {seatFree(room) ? (
+            <>
+              <button type="submit" className="btn btn-primary">Take a seat</button>
+              <button type="button" className="btn" onClick={() => submit(true)()}>Just watch</button>
+            </>
+          ) : (
+            <button type="button" className="btn btn-primary" onClick={() => submit(true)()}>Watch</button>
+          )}
         </div>
       </form>
     </main>
