@@ -21,12 +21,22 @@ function useLoad<T>(load: () => Promise<T>, key: string): { data: T | null; erro
   return { data, error };
 }
 
+function NoReplay({ text }: { text: string }): ReactElement {
+  return (
+    <div className="panel stack" role="alert">
+      <h1>No replay</h1>
+      <p>{text}</p>
+      <div className="btn-row"><Link href="/" className="btn btn-primary">Back to the lounge</Link></div>
+    </div>
+  );
+}
+
 /** A finished game, step by step, as a spectator saw it. */
 export function ReplayPage({ id }: { id: string }): ReactElement {
   const { data, error } = useLoad(() => fetchReplay(id), id);
   return (
     <main className="page">
-      {error && <div className="panel" role="alert"><h1>No replay</h1><p>{error}</p></div>}
+      {error && <NoReplay text={error} />}
       {!data && !error && <p className="muted">Loading the game…</p>}
       {data && <ReplayView replay={data} />}
     </main>
@@ -98,7 +108,7 @@ export function RoomReplaysPage({ roomId }: { roomId: string }): ReactElement {
   const replay = useLoad<Replay | null>(() => (id ? fetchReplay(id) : Promise.resolve(null)), id ?? "");
   return (
     <main className="page">
-      {error && <div className="panel" role="alert"><h1>No replay</h1><p>{error}</p></div>}
+      {error && <NoReplay text={error} />}
       {!data && !error && <p className="muted">Loading the game…</p>}
       {data && data.length === 0 && (
         <div className="panel"><h1>Finished games</h1><p>No finished game here yet.</p></div>
