@@ -243,8 +243,10 @@ class App:
         self.model.on_joined(reply)
         if first:
             seats = self.model.my_seats
-            where = "as a spectator" if self.model.spectator else \
-                f"at seat {', '.join(clean(s, 3) for s in seats)}"
+            where = f"at seat {', '.join(clean(s, 3) for s in seats)}"
+            if self.model.spectator:  # asked for, or the server had no seat to give
+                where = "as a spectator" if self.spectate else \
+                    "as a spectator (no seat was free, or a game is on)"
             self.model.note(f"You joined room {clean(self.code.upper(), 12)} {where}. "
                             "Type /help for commands.", "good")
 

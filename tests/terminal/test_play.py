@@ -41,6 +41,9 @@ def test_room_chat_and_a_whole_tic_tac_toe_game(terms, server):
     bob = join(terms, server, code.lower(), "Bob")
     cy = join(terms, server, code, "Cy", "--spectate")
     assert "spectating" in cy.screen()
+    dee = join(terms, server, code, "Dee")  # both seats are taken: the server seats her to watch
+    dee.wait(r"as a spectator \(no seat was free, or a game is on\)")
+    dee.line("/quit")
     ada.wait(r"1 Bob\s+human\s+not ready")
 
     bob.line("hello from bob")
