@@ -58,7 +58,7 @@ def test_watch_again_opens_on_the_replay_drawn_on_felt(open_tab, shots):
 
 def test_an_invite_link_says_where_it_leads_before_asking_a_name(open_tab):
     ada = open_tab("/")
-    code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
+    code = host_room(ada, "Ada", "Tic-Tac-Toe", public=True)
 
     grace = open_tab(f"/r/{code}")  # a browser that has never given a name
     expect(grace.get_by_test_id("join-room-line")).to_have_text(
@@ -68,7 +68,11 @@ def test_an_invite_link_says_where_it_leads_before_asking_a_name(open_tab):
     expect(grace.get_by_test_id("room-code")).to_have_text(code)
     expect(ada.get_by_role("list", name="Seats")).to_contain_text("Grace")
 
-    # With every seat taken, the link offers to watch, which is what joining would give.
+    # With every seat taken, the open tables and the link offer to watch, which is what
+    # joining would give.
+    home = open_tab("/")
+    watch = home.get_by_role("link", name="Watch Ada’s Tic-Tac-Toe table (no seat free)")
+    expect(watch).to_have_attribute("href", f"/r/{code}?watch=1")
     linus = open_tab(f"/r/{code}")
     expect(linus.get_by_test_id("join-room-line")).to_have_text(
         "Tic-Tac-Toe, hosted by Ada: 2 of 2 seats taken, waiting to start, with no seat free, "

@@ -3,6 +3,7 @@ import { Card } from "../components/Card";
 import { ApiError, createRoom, fetchPublicRooms } from "../lib/api";
 import { getIdentity, getName, saveName, validName } from "../lib/identity";
 import { Link, navigate } from "../lib/router";
+import { seatFree } from "../lib/seats";
 import { useGames } from "../lib/useGames";
 import { useTitle } from "../lib/useTitle";
 import type { GameInfo, Room } from "../lib/types";
@@ -149,8 +150,13 @@ function PublicRooms({ titles }: { titles: Record<string, string> }): ReactEleme
                   </div>
                 </div>
                 <span className="code" aria-label={`code ${room.code.split("").join(" ")}`}>{room.code}</span>
-                <Link className="btn btn-small btn-primary" href={`/r/${room.code}`}
-                  aria-label={`Join ${host}’s ${room.title ?? room.game} table`}>Join</Link>
+                {seatFree(room) ? (
+                  <Link className="btn btn-small btn-primary" href={`/r/${room.code}`}
+                    aria-label={`Join ${host}’s ${room.title ?? room.game} table`}>Join</Link>
+                ) : (
+                  <Link className="btn btn-small" href={`/r/${room.code}?watch=1`}
+                    aria-label={`Watch ${host}’s ${room.title ?? room.game} table (no seat free)`}>Watch</Link>
+                )}
               </li>
             );
           })}

@@ -3,6 +3,7 @@ import { Chat } from "../components/Chat";
 import { fetchRoom } from "../lib/api";
 import { forgetIdentity, getIdentity, getName, saveName, validName, type Identity } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
+import { seatFree } from "../lib/seats";
 import { Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useGames } from "../lib/useGames";
@@ -37,12 +38,6 @@ function useLookup(code: string, ask: boolean): Lookup {
     };
   }, [code, ask]);
   return lookup;
-}
-
-/** Whether someone new would get a seat (the server seats a newcomer only before the game, in
- * a free seat; anyone else watches). */
-function seatFree(room: Room | null): boolean {
-  return room === null || (room.status === "waiting" && room.seats.length < room.max_players);
 }
 
 /** One line on the room an invite leads to: its game, who hosts it, its seats. */

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { seatFree } from "./seats";
+import type { Room, SeatInfo } from "./types";
+
+const seat = (n: number): SeatInfo => ({
+  seat: n, name: `P${n}`, kind: "human", user_id: `u${n}`, level: null, connected: true, ready: false, left: false,
+});
+
+function room(status: Room["status"], seats: number, max: number): Room {
+  return {
+    id: "r", code: "K7MPQ2", game: "tic-tac-toe", title: "Tic-Tac-Toe", min_players: 2, max_players: max,
+    host: "u0", public: true, status, seats: Array.from({ length: seats }, (_, i) => seat(i)), spectators: 0,
+    created: 0, round: 0,
+  } as Room;
+}
+
+describe("a free seat for a newcomer", () => {
+  it("exists only in a waiting room with fewer seats than its game's most", () => {
+    expect(seatFree(room("waiting", 1, 2))).toBe(true);
+    expect(seatFree(room("waiting", 2, 2))).toBe(false);
+    expect(seatFree(room("playing", 1, 4))).toBe(false);
+    expect(seatFree(null)).toBe(true);
+  });
+});
