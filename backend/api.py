@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from shared_rules import GAMES
 from shared_rules.bots import LEVELS
@@ -159,11 +159,8 @@ def unknown(anything: str) -> ResponseReturnValue:
     endpoint asked with a method it does not take, else not_found."""
     allowed = endpoint_methods(request.path)
     if allowed:
-        response, status = error_response(
-            "method_not_allowed", f"{request.path[:60]} takes {' or '.join(allowed)}, "
-                                  f"not {request.method}")
-        response.headers["Allow"] = ", ".join(allowed)
-        return response, status
+        raise MethodNotAllowed(allowed, f"{request.path[:60]} takes {' or '.join(allowed)}, "
+                                        f"not {request.method}")
     raise LoungeError("not_found", f"There is no API endpoint /api/{anything[:60]}")
 
 
@@ -196,7 +193,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
         code = HTTP_CODES.get(exc.code or 500, "bad_request")
-        return jsonify(error_body(code, exc.description or exc.name)), exc.code or 500
+        response = jsonify(error_body(code, exc.description or exc.name))
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response, exc.code or 500
 
     @app.errorhandler(Exception)
     def _crash(exc: Exception):

@@ -106,6 +106,9 @@ def test_unknown_rooms_paths_and_methods_are_json_errors(url):
                                         "message": "/api/games takes GET, not DELETE"}
     response = requests.put(f"{url}/api/session", timeout=TIMEOUT)
     assert response.status_code == 405 and response.headers["Allow"] == "POST"
+    response = requests.post(f"{url}/", timeout=TIMEOUT)  # Werkzeug's own 405 keeps its Allow
+    assert response.status_code == 405 and "GET" in response.headers["Allow"].split(", ")
+    assert response.json()["error"]["code"] == "method_not_allowed"
     response = requests.post(f"{url}/api/nothing", timeout=TIMEOUT)
     assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
 
