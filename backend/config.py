@@ -11,6 +11,7 @@ from pathlib import Path
 ASYNC_MODES = ("eventlet", "gevent", "threading")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MIN_SECRET_KEY_BYTES = 32
+REDIS_SCHEMES = ("redis://", "rediss://")  # rediss: TLS
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class Config:
                 "for a random key that lasts as long as the process")
         if self.LEASE_SECONDS < 1 or self.FORWARD_SECONDS <= 0:
             raise ValueError("LEASE_SECONDS must be at least 1 and FORWARD_SECONDS positive")
-        if self.REDIS_URL and not self.REDIS_URL.startswith(("redis://", "rediss://")):
+        if self.REDIS_URL and not self.REDIS_URL.startswith(REDIS_SCHEMES):
             raise ValueError("REDIS_URL must start with redis:// or rediss:// (rediss: TLS)")
         if self.REDIS_URL and not self.DATABASE_URL.startswith(("postgres://", "postgresql")):
             raise ValueError("REDIS_URL runs the lounge as a cluster, whose processes share "

@@ -37,6 +37,7 @@ from .balancer import (
     server_names,
     set_parent_death_signal,
 )
+from .config import REDIS_SCHEMES
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -89,7 +90,7 @@ def problems(args: argparse.Namespace) -> list[str]:
         found.append(f"PostgreSQL is not reachable at {redact(args.database_url)}: start it, "
                      "or set DATABASE_URL (or --database-url)")
     redis = urlsplit(args.redis_url)
-    if redis.scheme not in ("redis", "rediss"):
+    if not args.redis_url.startswith(REDIS_SCHEMES):
         found.append(f"REDIS_URL must be redis://... or rediss://..., not {redact(args.redis_url)}")
     elif not accepts(redis.hostname or "127.0.0.1", redis.port or 6379, seconds=2.0):
         found.append(f"Redis is not reachable at {redact(args.redis_url)}: start it "

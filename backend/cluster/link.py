@@ -15,6 +15,7 @@ from typing import Any
 
 from redis.connection import parse_url
 
+from ..config import REDIS_SCHEMES
 from .resp import RedisError, Replies, pack
 
 CONNECT_SECONDS = 2.0
@@ -24,7 +25,7 @@ VERIFY = {"none": ssl.CERT_NONE, "optional": ssl.CERT_OPTIONAL, "required": ssl.
 def open_connection(url: str, timeout: float | None) -> socket.socket:
     """A connection to the Redis of ``url``, signed in if the URL has a password; every read
     and write on it then waits at most ``timeout`` seconds (None: for ever)."""
-    if not url.startswith(("redis://", "rediss://")):
+    if not url.startswith(REDIS_SCHEMES):
         raise ValueError("REDIS_URL must start with redis:// or rediss://")
     options = parse_url(url)
     host = options.get("host", "localhost")
