@@ -45,7 +45,8 @@ def spa(path: str = "") -> ResponseReturnValue:
         kept = path.startswith(ASSETS)
         # send_from_directory refuses paths that escape the folder
         response = send_from_directory(dist, path, max_age=YEAR if kept else None)
-        response.cache_control.immutable = kept or None
+        if kept:
+            response.cache_control.immutable = True
         return response
     if path.startswith(ASSETS):
         raise LoungeError("not_found", f"There is no file /{path[:80]}: reload the page")
