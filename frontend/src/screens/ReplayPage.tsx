@@ -4,22 +4,8 @@ import { boardFor } from "../games/index";
 import { fetchReplay, fetchRoomMatches, resultText, seatsOf, type MatchSummary, type Replay } from "../lib/history";
 import { Link } from "../lib/router";
 import { useGames } from "../lib/useGames";
+import { useLoad } from "../lib/useLoad";
 const PLAY_EVERY_MS = 900;
-
-function useLoad<T>(load: () => Promise<T>, key: string): { data: T | null; error: string | null } {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    setData(null);
-    setError(null);
-    load().then((value) => live && setData(value), (err: Error) => live && setError(err.message));
-    return () => {
-      live = false;
-    };
-  }, [key]);
-  return { data, error };
-}
 
 function NoReplay({ text }: { text: string }): ReactElement {
   return (

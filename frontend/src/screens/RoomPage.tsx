@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
 import { Chat } from "../components/Chat";
-import { fetchRoom } from "../lib/api";
+import { fetchRoom, type ApiError } from "../lib/api";
 import { forgetIdentity, getIdentity, getName, saveName, validName, type Identity } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { seatFree } from "../lib/seats";
 import { Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useGames } from "../lib/useGames";
+import { useLoad } from "../lib/useLoad";
 import { useRoom } from "../lib/useRoom";
 import type { Room } from "../lib/types";
 import { useSecondsLeft } from "../lib/useCountdown";
@@ -26,18 +27,9 @@ const CLOSED_REASONS: Record<string, string> = {
 type Lookup = Room | "missing" | null;
 
 function useLookup(code: string, ask: boolean): Lookup {
-  const [lookup, setLookup] = useState<Lookup>(null);
-  useEffect(() => {
-    if (!ask) return undefined;
-    let live = true;
-    fetchRoom(code)
-      .then((room) => live && setLookup(room))
-      .catch((e: { code?: string }) => live && setLookup(e.code === "not_found" ? "missing" : null));
-    return () => {
-      live = false;
-    };
-  }, [code, ask]);
-  return lookup;
+  const lookup = () => (ask ? fetchRoom(code) : Promise.resolve(null))
+    .catch((e: ApiError): Lookup => (e.code === "not_found" ? "missing" : null));
+  return useLoad<Lookup>(lookup, ask ? code : "").data;
 }
 
 /** One line on the room an invite leads to: its game, who hosts it, its seats. */
