@@ -43,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(module.run(args) or 0)
     except Exception as exc:
-        setting = "DATABASE_URL" + (" (or --database-url)" * hasattr(args, "database_url"))
+        has_option = hasattr(args, "database_url")
+        setting = "DATABASE_URL (or --database-url)" if has_option else "DATABASE_URL"
         problem = _database_problem(exc, setting)
         if problem is None:
             raise
