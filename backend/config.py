@@ -12,6 +12,13 @@ ASYNC_MODES = ("eventlet", "gevent", "threading")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MIN_SECRET_KEY_BYTES = 32
 REDIS_SCHEMES = ("redis://", "rediss://")  # rediss: TLS
+NOT_NEGATIVE = ("HOST_GRACE_SECONDS", "PLAYER_GRACE_SECONDS", "UNCLAIMED_ROOM_SECONDS",
+                "BOT_DELAY_SECONDS", "BOT_SLAP_DELAY_SECONDS", "BOT_HARD_SECONDS",
+                "ABANDONED_ROOM_SECONDS", "MATCH_RETENTION_DAYS", "AWAY_PAUSE_SECONDS")
+POSITIVE = ("SESSION_RATE_PER_MINUTE", "CONNECT_RATE_PER_MINUTE", "REPLAY_RATE_PER_MINUTE",
+            "MAX_CONNECTIONS_PER_USER", "MAX_ROOMS_PER_USER", "MAX_CONNECTIONS_PER_ADDRESS",
+            "MAX_BOT_SEARCHES_PER_USER", "MAX_BOT_SEARCHES", "HOUSEKEEPING_SECONDS",
+            "REQUEST_TIMEOUT_SECONDS")
 
 
 @dataclass(frozen=True)
@@ -72,24 +79,22 @@ class Config:
     FOLLOW_PLAYERS: bool = True
 
     def __post_init__(self) -> None:
+        self._check_numbers()
+        self._check_proxies()
+        self._check_secret()
+        self._check_cluster()
+
+    def _check_numbers(self) -> None:
         if self.ASYNC_MODE not in ASYNC_MODES:
             raise ValueError(f"ASYNC_MODE must be one of {', '.join(ASYNC_MODES)}")
         if not 1 <= self.PORT <= 65535:
             raise ValueError("PORT must be between 1 and 65535")
-        for name in ("HOST_GRACE_SECONDS", "PLAYER_GRACE_SECONDS", "UNCLAIMED_ROOM_SECONDS",
-                     "BOT_DELAY_SECONDS",
-                     "BOT_SLAP_DELAY_SECONDS", "BOT_HARD_SECONDS", "ABANDONED_ROOM_SECONDS",
-                     "MATCH_RETENTION_DAYS"):
+        for name in NOT_NEGATIVE:
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} cannot be negative")
-        for name in ("SESSION_RATE_PER_MINUTE", "CONNECT_RATE_PER_MINUTE",
-                     "REPLAY_RATE_PER_MINUTE", "MAX_CONNECTIONS_PER_USER", "MAX_ROOMS_PER_USER",
-                     "MAX_CONNECTIONS_PER_ADDRESS",
-                     "MAX_BOT_SEARCHES_PER_USER", "MAX_BOT_SEARCHES"):
+        for name in POSITIVE:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
-        if self.AWAY_PAUSE_SECONDS < 0:
-            raise ValueError("AWAY_PAUSE_SECONDS cannot be negative")
         try:
             times = self.turn_times
         except ValueError:
@@ -97,8 +102,8 @@ class Config:
         if not times or any(t <= 0 for t in times):
             raise ValueError("TURN_TIMES must be whole numbers of seconds, each above 0, "
                              "separated by commas")
-        if self.HOUSEKEEPING_SECONDS <= 0:
-            raise ValueError("HOUSEKEEPING_SECONDS must be positive")
+
+    def _check_proxies(self) -> None:
         for address in self.FORWARDED_ALLOW_IPS:
             if address != "*":
                 try:
@@ -106,8 +111,8 @@ class Config:
                 except ValueError:
                     raise ValueError(f"FORWARDED_ALLOW_IPS: {address!r} is not an address "
                                      "or a network (or * for any)") from None
-        if self.REQUEST_TIMEOUT_SECONDS <= 0:
-            raise ValueError("REQUEST_TIMEOUT_SECONDS must be positive")
+
+    def _check_secret(self) -> None:
         if len(self.SECRET_KEY.encode()) < MIN_SECRET_KEY_BYTES:
             raise ValueError(
                 f"SECRET_KEY is too short ({len(self.SECRET_KEY.encode())} bytes): it signs every "
@@ -115,6 +120,8 @@ class Config:
                 f"{MIN_SECRET_KEY_BYTES} random bytes, e.g. the output of "
                 "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`, or unset it "
                 "for a random key that lasts as long as the process")
+
+    def _check_cluster(self) -> None:
         if self.LEASE_SECONDS < 1 or self.FORWARD_SECONDS <= 0:
             raise ValueError("LEASE_SECONDS must be at least 1 and FORWARD_SECONDS positive")
         if self.REDIS_URL and not self.REDIS_URL.startswith(REDIS_SCHEMES):

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 import requests
 
-from backend.config import Config, from_env
+from backend.config import NOT_NEGATIVE, POSITIVE, Config, from_env
 from tests.live_server import LOUNGE, REPO, Server, free_port
 
 
@@ -91,3 +91,30 @@ def test_the_vite_dev_servers_origins_are_allowed_only_when_asked():
             assert handshake.status_code == 400
     finally:
         srv.stop()
+
+
+@pytest.mark.parametrize("name", NOT_NEGATIVE)
+def test_a_negative_duration_or_count_is_refused_by_name(name):
+    with pytest.raises(ValueError, match=f"^{name} cannot be negative$"):
+        from_env({name: "-1"})
+    from_env({name: "0"})  # none of them needs more than nothing
+
+
+@pytest.mark.parametrize("name", POSITIVE)
+def test_a_limit_or_period_of_zero_is_refused_by_name(name):
+    with pytest.raises(ValueError, match=f"^{name} must be positive$"):
+        from_env({name: "0"})
+
+
+@pytest.mark.parametrize(("environ", "message"), [
+    ({"PORT": "70000"}, "PORT must be between 1 and 65535"),
+    ({"ASYNC_MODE": "asyncio"}, "ASYNC_MODE must be one of eventlet, gevent, threading"),
+    ({"TURN_TIMES": "30,0"}, "TURN_TIMES must be whole numbers of seconds"),
+    ({"TURN_TIMES": "thirty"}, "TURN_TIMES must be whole numbers of seconds"),
+    ({"FORWARDED_ALLOW_IPS": "10.0.0.0/8,proxy"}, "FORWARDED_ALLOW_IPS: 'proxy' is not an address"),
+    ({"CLUSTER_NAME": "a lounge"}, "CLUSTER_NAME may hold only letters, digits, - and _"),
+    ({"LEASE_SECONDS": "0"}, "LEASE_SECONDS must be at least 1"),
+])
+def test_other_bad_settings_are_refused_with_what_is_wrong(environ, message):
+    with pytest.raises(ValueError, match=message):
+        from_env(environ)
