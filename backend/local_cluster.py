@@ -25,7 +25,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .balancer import (
@@ -220,40 +220,59 @@ def run(args: argparse.Namespace) -> int:
             output.say(f"lounge cluster: {problem}")
         return 2
     env = environment(args, output)
-    signals = {"count": 0}
-
-    def on_signal(signum: int, frame: object) -> None:
-        signals["count"] += 1
-
-    def stopping() -> bool:
-        return signals["count"] > 0
-
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     processes = [LoungeProcess(name, env, output) for name in server_names(args.processes)]
     balancer: Balancer | None = None
-    try:
-        status = migrate_schema(env, output, stopping)
-        if status is None:
-            status = start_processes(processes, output, stopping)
-        if status is not None:
-            return status
+    with Signals() as signals:
         try:
-            balancer = Balancer([("127.0.0.1", p.port) for p in processes], port=args.port,
-                                host=args.host, stdout=subprocess.PIPE, die_with_parent=True)
-        except BalancerError as exc:
-            output.say(f"lounge cluster: {exc}")
-            return 1
-        output.follow("haproxy", balancer.process.stdout)
-        announce(balancer, processes, env, output)
-        return supervise(processes, balancer, output, stopping)
-    finally:
-        stop_all(processes, lambda: signals["count"] > 1)
-        if balancer is not None:
-            balancer.stop()
-        output.join()
-        for signum, handler in previous.items():
+            status = migrate_schema(env, output, signals.stopping)
+            if status is None:
+                status = start_processes(processes, output, signals.stopping)
+            if status is not None:
+                return status
+            try:
+                balancer = Balancer([("127.0.0.1", p.port) for p in processes], port=args.port,
+                                    host=args.host, stdout=subprocess.PIPE, die_with_parent=True)
+            except BalancerError as exc:
+                output.say(f"lounge cluster: {exc}")
+                return 1
+            output.follow("haproxy", balancer.process.stdout)
+            announce(balancer, processes, env, output)
+            return supervise(processes, balancer, output, signals.stopping)
+        finally:
+            stop_all(processes, signals.hurried)
+            if balancer is not None:
+                balancer.stop()
+            output.join()
+            output.say("lounge cluster: stopped")
+
+
+class Signals:
+    """SIGINT and SIGTERM, counted while the cluster runs: the first stops it in order, a
+    second hurries the stop."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> Signals:
+        self.previous = {s: signal.signal(s, self._on_signal)
+                         for s in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.previous.items():
             signal.signal(signum, handler)
-        output.say("lounge cluster: stopped")
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        self.count += 1
+
+    def stopping(self) -> bool:
+        """Whether the cluster was asked to stop."""
+        return self.count > 0
+
+    def hurried(self) -> bool:
+        """Whether it was asked twice."""
+        return self.count > 1
 
 
 def environment(args: argparse.Namespace, output: Output) -> dict[str, str]:
