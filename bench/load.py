@@ -822,6 +822,12 @@ def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode
     # the machine's, shared: in the single-process rows its CPU is other people's work).
     cores = window["lounge"] + (window["redis"] if clustered else 0.0)
     per_move = cores / moves_per_s * 1e6 if moves_per_s else float("nan")
+    # Who pays for a move: the first process (a split room's owner), the second (its relay),
+    # Redis; in microseconds of CPU a move.
+    parts = {"p1": window.get("lounge_p1", 0.0), "p2": window.get("lounge_p2", 0.0),
+             "redis": window["redis"] if clustered else 0.0}
+    by_part = {f"{part}_us_per_move": cpu / moves_per_s * 1e6 if moves_per_s else float("nan")
+               for part, cpu in parts.items()}
     by_seat = {seat: percentile(lat, 0.5) for seat, lat in driven["by_seat"].items()}
     return {"setup": label, "kind": kind, "processes": processes, "clustered": clustered,
             "mode": mode, "rooms": rooms, "moves_per_s": moves_per_s,
@@ -840,6 +846,7 @@ def measure_cluster(label: str, processes: int, clustered: bool, kind: str, mode
             "busiest_share": (max(driven["placed"].values()) / sum(driven["placed"].values())
                               if driven["placed"] else float("nan")),
             "load_avg": os.getloadavg()[0],
+            **by_part,
             "per_move": {part: rate / moves_per_s for part, rate in window.items()
                          if moves_per_s and part.startswith(("msg_", "pg_"))}}
 
@@ -898,7 +905,8 @@ def summarize_cluster(rows: list[dict]) -> list[dict]:
     keys = ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "p50_host_mover_ms",
             "p50_guest_mover_ms", "lounge_cpu_pct", "redis_cpu_pct", "haproxy_cpu_pct",
             "cpu_us_per_move", "client_cpu_pct", "split_rooms", "busiest_share", "load_avg",
-            "redis_connections_per_s", "busiest_process_cpu_pct", "owned_away")
+            "redis_connections_per_s", "busiest_process_cpu_pct", "owned_away",
+            "p1_us_per_move", "p2_us_per_move", "redis_us_per_move")
     groups: dict[tuple, list[dict]] = {}
     failed: dict[tuple, int] = {}
     for row in rows:
@@ -932,11 +940,12 @@ def cluster_table(summary: list[dict]) -> str:
     """The cluster runs as a Markdown table: medians, with the range over the runs."""
     lines = ["| setup | rooms | moves/s | x 1 process | p50 ms | p50 added, ms | p99 ms "
              "| p50 ms, host / guest moved | lounge CPU % | Redis CPU % | HAProxy CPU % "
-             "| CPU us/move | x 1 process | split rooms, owned away from their players, "
+             "| CPU us/move | x 1 process | us/move: process 1 / process 2 / Redis "
+             "| split rooms, owned away from their players, "
              "busiest process's players "
              "| Redis connections/s | load avg |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-             "| ---: | ---: | ---: | ---: | ---: |"]
+             "| ---: | ---: | ---: | ---: | ---: | ---: |"]
 
     def spread(item: dict, key: str, fmt: str) -> str:
         low, high = item[key + "_range"]
@@ -959,7 +968,9 @@ def cluster_table(summary: list[dict]) -> str:
             f"{r['p50_guest_mover_ms']:.2f} | {r['lounge_cpu_pct']:.0f} | "
             f"{r['redis_cpu_pct']:.1f} | {r['haproxy_cpu_pct']:.1f} | "
             f"{spread(r, 'cpu_us_per_move', '.0f')} | {ratio(r, 'cpu_us_per_move')} | "
-            f"{split} | {r['redis_connections_per_s']:.0f} | {r['load_avg']:.1f} |")
+            f"{r['p1_us_per_move']:.0f} / {r['p2_us_per_move']:.0f} / "
+            f"{r['redis_us_per_move']:.0f} | {split} | {r['redis_connections_per_s']:.0f} | "
+            f"{r['load_avg']:.1f} |")
     return "\n".join(lines)
 
 
