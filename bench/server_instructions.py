@@ -6,7 +6,8 @@ loop; this counts what that leaves out (reading and unmasking the frames, Socket
 Engine.IO's packets, the event loop and its writer tasks, the sends), which is about half a
 move's cost under load, so that a change to the transport's path can be judged too.
 
-    .venv/bin/python bench/server_instructions.py [--base REV] [--store memory|sqlite]
+    .venv/bin/python bench/server_instructions.py [--base REV]
+                                                  [--store memory|sqlite|postgres|cluster]
                                                   [--moves 400] [--runs 1] [--keep FILE]
                                                   [--only MODULE:QUALNAME[,...]]
                                                   [--rooms 1]
@@ -39,6 +40,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from worktree import worktree
@@ -46,6 +49,7 @@ from worktree import worktree
 REPO = Path(__file__).resolve().parents[1]
 PYTHON = REPO / ".venv" / "bin" / "python"
 WARM_UP = 150  # moves before the counted ones
+STORES = ("memory", "sqlite", "postgres", "cluster")
 SETTINGS = {  # as the loadtest runs the lounge: rate limits lifted, no access log
     "SECRET_KEY": "bench-only-secret-key-0123456789abcdef", "ACCESS_LOG": "0",
     "SOCKET_RATE_PER_SECOND": "1000000", "SOCKET_RATE_BURST": "1000000",
@@ -141,6 +145,33 @@ async def drive(url: str, pid: int, moves: int, rooms: int = 1) -> None:
             await room.close()
 
 
+@contextmanager
+def store_settings(store: str, folder: str) -> Iterator[dict[str, str]]:
+    """The settings of a server on ``store``: in memory, a new SQLite file in ``folder``, a
+    fresh PostgreSQL schema, or that in cluster mode (one process, on the machine's Redis
+    under a cluster name of its own: its leases, fence and directory)."""
+    from load import REDIS, fresh_database, migrate
+
+    if store in ("memory", "sqlite"):
+        yield {"DATABASE_URL": "memory" if store == "memory" else f"sqlite:///{folder}/lounge.db"}
+        return
+    with fresh_database("postgres") as url:
+        migrate(url)  # before, not under callgrind
+        if store == "postgres":
+            yield {"DATABASE_URL": url}
+            return
+        name = f"instructions{random.randrange(1 << 30)}"
+        # Leases long enough for a process that callgrind slows fifty times.
+        yield {"DATABASE_URL": url, "REDIS_URL": REDIS, "CLUSTER_NAME": name,
+               "LEASE_SECONDS": "120"}
+        import redis
+
+        client = redis.Redis.from_url(REDIS)
+        keys = list(client.scan_iter(f"{name}:*"))
+        if keys:
+            client.delete(*keys)
+
+
 def count(tree: Path, store: str, moves: int, keep: Path | None = None,
           only: str | None = None, rooms: int = 1) -> int:
     """Instructions of ``moves`` moves in a server of ``tree`` (``keep``: where to copy their
@@ -148,8 +179,7 @@ def count(tree: Path, store: str, moves: int, keep: Path | None = None,
     from counted_serve import build_helper
     from load import ServerProcess, free_port
 
-    with tempfile.TemporaryDirectory() as tmp:
-        url = "memory" if store == "memory" else f"sqlite:///{tmp}/lounge.db"
+    with tempfile.TemporaryDirectory() as tmp, store_settings(store, tmp) as settings:
         out = Path(tmp) / "callgrind.out"
         port = free_port()
         serve = [str(PYTHON), "-m", "backend.cli"]
@@ -161,7 +191,7 @@ def count(tree: Path, store: str, moves: int, keep: Path | None = None,
              *(["--collect-atstart=no"] if only else []),
              f"--callgrind-out-file={out}", *serve, "serve",
              "--host", "127.0.0.1", "--port", str(port)],
-            {**SETTINGS, "DATABASE_URL": url, "PYTHONPATH": str(tree)}, port, cwd=tree,
+            {**SETTINGS, **settings, "PYTHONPATH": str(tree)}, port, cwd=tree,
             start_seconds=300)
         try:
             control("--instr=on", str(server.proc.pid))
@@ -187,7 +217,8 @@ def per_move(tree: Path, store: str, moves: int, runs: int, keep: Path | None,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", help="a commit to count too, and compare with")
-    parser.add_argument("--store", choices=("memory", "sqlite"), default="memory")
+    parser.add_argument("--store", choices=STORES, default="memory",
+                        help="cluster: PostgreSQL with REDIS_URL, one process")
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="copy the (last) dump of the counted moves "
