@@ -358,15 +358,20 @@ class LoungeCluster:
         for server in self.servers:
             server.stop(signal.SIGKILL)
         if self.redis_url:
-            import redis
+            delete_cluster_keys(self.redis_url, self.name)
 
-            client = redis.Redis.from_url(self.redis_url, socket_timeout=5)
-            try:
-                keys = list(client.scan_iter(match=f"{self.name}:*", count=1000))
-                for low in range(0, len(keys), 500):
-                    client.delete(*keys[low:low + 500])
-            finally:
-                client.close()
+
+def delete_cluster_keys(redis_url: str, name: str) -> None:
+    """Every Redis key of the cluster named ``name``."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_timeout=5)
+    try:
+        keys = list(client.scan_iter(match=f"{name}:*", count=1000))
+        for low in range(0, len(keys), 500):
+            client.delete(*keys[low:low + 500])
+    finally:
+        client.close()
 
 
 class MessageCounter:

@@ -150,7 +150,7 @@ def store_settings(store: str, folder: str) -> Iterator[dict[str, str]]:
     """The settings of a server on ``store``: in memory, a new SQLite file in ``folder``, a
     fresh PostgreSQL schema, or that in cluster mode (one process, on the machine's Redis
     under a cluster name of its own: its leases, fence and directory)."""
-    from load import REDIS, fresh_database, migrate
+    from load import REDIS, delete_cluster_keys, fresh_database, migrate
 
     if store in ("memory", "sqlite"):
         yield {"DATABASE_URL": "memory" if store == "memory" else f"sqlite:///{folder}/lounge.db"}
@@ -162,14 +162,11 @@ def store_settings(store: str, folder: str) -> Iterator[dict[str, str]]:
             return
         name = f"instructions{random.randrange(1 << 30)}"
         # Leases long enough for a process that callgrind slows fifty times.
-        yield {"DATABASE_URL": url, "REDIS_URL": REDIS, "CLUSTER_NAME": name,
-               "LEASE_SECONDS": "120"}
-        import redis
-
-        client = redis.Redis.from_url(REDIS)
-        keys = list(client.scan_iter(f"{name}:*"))
-        if keys:
-            client.delete(*keys)
+        try:
+            yield {"DATABASE_URL": url, "REDIS_URL": REDIS, "CLUSTER_NAME": name,
+                   "LEASE_SECONDS": "120"}
+        finally:
+            delete_cluster_keys(REDIS, name)
 
 
 def count(tree: Path, store: str, moves: int, keep: Path | None = None,
