@@ -30,6 +30,8 @@ export interface GameViewProps {
   onLeave: () => void;
   /** The chat, shown beside the table. */
   chat: ReactNode;
+  /** The connection is lost: the table stays in view, but nothing on it can be played. */
+  offline?: boolean;
 }
 
 /** Which of this tab's seats to show: the one that must act now, else the one shown before. */
@@ -113,7 +115,7 @@ function statusLine(state: GameState, room: Room, seat: number | null, mine: num
 /** The table during a game: status, board, result and rematch, the log. */
 export function GameView(props: GameViewProps): ReactElement {
   const { room, game, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
-    onLeave, chat } = props;
+    onLeave, chat, offline = false } = props;
   const lastShown = useRef<number | null>(null);
   const seat = spectator ? null : chooseSeat(mySeats, states, lastShown.current);
   lastShown.current = seat;
@@ -211,7 +213,7 @@ export function GameView(props: GameViewProps): ReactElement {
         {error && <p className="error-msg" role="alert">{nameCardsIn(error)}</p>}
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
-            play={play} busy={busy} hideHand={hideHand} mover={mover} game={game}
+            play={play} busy={busy || offline} hideHand={hideHand} mover={mover} game={game}
             owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
         </ErrorBoundary>
         {hideHand && seat !== null && (

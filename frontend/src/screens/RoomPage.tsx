@@ -237,7 +237,8 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
           </div>
         ) : (
           <GameView room={room} game={games.data?.games.find((g) => g.slug === room.game)} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-            leftGame={model.leftGame} clock={model.clock} turnTimes={turnTimes} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat} />
+            leftGame={model.leftGame} clock={model.clock} turnTimes={turnTimes} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat}
+            offline={model.status !== "online"} />
         )}
       </main>
     </>

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { room, seat, state, view } from "../lib/fixtures";
-import { chooseSeat, curtainText, revealStillOpen } from "./GameView";
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { nineLocksView, room, seat, state, view } from "../lib/fixtures";
+import { chooseSeat, curtainText, GameView, revealStillOpen } from "./GameView";
 
 describe("chooseSeat", () => {
   const at = (seat: number, current: number, moves: number) =>
@@ -39,5 +40,26 @@ describe("the hot-seat curtain", () => {
     const table = room({ seats: [seat(0, "Ada"), seat(1, "Bot 1", { kind: "bot" }), seat(2, "Grace", { kind: "local" })] });
     expect(curtainText(table, [0, 2], 2, 2)).toBe("Pass the device to Grace.");
     expect(curtainText(table, [0, 2], 0, 1)).toBe("Bot 1 is playing.");
+  });
+});
+
+describe("GameView", () => {
+  const table = (offline: boolean) => {
+    const legal = [{ move: "play", args: ["9H", 4] }, { move: "pick_up", args: [] }];
+    render(<GameView room={room({ status: "playing" })} userId="u0" mySeats={[0]} spectator={false}
+      states={{ 0: state(nineLocksView(), { legal_moves: legal }) }} log={[]}
+      send={vi.fn()} onLeave={vi.fn()} chat={null} offline={offline} />);
+  };
+
+  it("offers the legal cards while connected", () => {
+    table(false);
+    expect(screen.getByRole("button", { name: "9 of hearts" })).toBeEnabled();
+  });
+
+  it("keeps the table in view but offers nothing to play while the connection is lost", () => {
+    table(true);
+    expect(screen.getByRole("img", { name: "9 of hearts" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "9 of hearts" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /Pick up a card/ })).toBeNull();
   });
 });
