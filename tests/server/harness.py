@@ -103,6 +103,11 @@ class Player:
                     return data
         return None
 
+    def snapshot(self) -> list[tuple[str, Any]]:
+        """Every message received so far, in order."""
+        with self.cond:
+            return list(self.messages)
+
     def received(self, event: str) -> list:
         with self.cond:
             return [data for name, data in self.messages if name == event]
@@ -204,9 +209,14 @@ def named_cards(text: str) -> set[str]:
 def assert_no_leaks(url: str, room_id: str, players: list[Player]) -> int:
     """Every state each player received (in the room's latest round) equals the truth for its
     seat at its version, every card its log lines name was in that seat's views by then, and
-    no other message carries a card. The number of states checked."""
+    no other message carries a card. The number of states checked.
+
+    What the players received is taken before the truth: bots and turn timers may still be
+    moving, and a state sent is always in the log (write before tell), so every version
+    received is in the truth."""
+    received = [player.snapshot() for player in players]
     truth = truth_views(url, room_id)
-    latest = max(d["round"] for p in players for d in p.received("state"))
+    latest = max(d["round"] for messages in received for e, d in messages if e == "state")
     seen: dict[tuple[int | None, int], set[str]] = {}
 
     def seen_by(seat: int | None, version: int) -> set[str]:
@@ -219,8 +229,8 @@ def assert_no_leaks(url: str, room_id: str, players: list[Player]) -> int:
         return cards
 
     checked = 0
-    for player in players:
-        for event, data in list(player.messages):
+    for messages in received:
+        for event, data in messages:
             if event == "state" and data["round"] == latest:
                 view, legal = truth(data["version"], data["seat"])
                 assert data["view"] == json.loads(json.dumps(view)), (data["seat"], data["version"])

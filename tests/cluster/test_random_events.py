@@ -1,0 +1,29 @@
+"""Random mixes of honest and hostile events (:mod:`tests.server.random_events`) across two
+processes: the host on the room's owner, the guest, the spectator and the stranger on the other
+process, so that every event of theirs, wrong ones included, is forwarded to the owner and its
+answer comes back. Every answer is ``ok`` or one of the protocol's error codes, never
+``internal``; no process logs a traceback (the ``cluster_of`` fixture checks); no card leaks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shared_rules import GAMES
+from tests.server.random_events import Table, play_randomly
+
+ACTIONS = 300  # events a game, from the four players together
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_random_events_from_another_process_get_the_owners_answers_and_leak_nothing(
+        cluster_of, game):
+    cluster = cluster_of(2)
+    table = Table(cluster.url(0), game, random.Random(f"cluster-{game}-1"), cluster.url(1))
+    owner = cluster.owner(table.room["id"])
+    assert owner[0] == cluster.node_id(0)
+    play_randomly(table, ACTIONS)
+    assert cluster.owner(table.room["id"]) == owner  # every event of theirs was forwarded
+    for index in (0, 1):
+        assert cluster.health(index)["cluster"]["lost_messages"] == 0
