@@ -2,7 +2,8 @@
 processes: the host on the room's owner, the guest, the spectator and the stranger on the other
 process, so that every event of theirs, wrong ones included, is forwarded to the owner and its
 answer comes back. Every answer is ``ok`` or one of the protocol's error codes, never
-``internal``; no process logs a traceback (the ``cluster_of`` fixture checks); no card leaks."""
+``internal``; no process logs a traceback (the ``cluster_of`` fixture checks); no card leaks.
+The same goes on when the owner is killed halfway and the other process takes the room over."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import random
 import pytest
 
 from shared_rules import GAMES
-from tests.server.random_events import Table, play_randomly
+from tests.server.random_events import Table, Tally, check, play_randomly, send_events
+
+from .nodes import call
 
 ACTIONS = 300  # events a game, from the four players together
 
@@ -27,3 +30,23 @@ def test_random_events_from_another_process_get_the_owners_answers_and_leak_noth
     assert cluster.owner(table.room["id"]) == owner  # every event of theirs was forwarded
     for index in (0, 1):
         assert cluster.health(index)["cluster"]["lost_messages"] == 0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_random_events_go_on_after_the_owner_is_killed(cluster_of, game):
+    cluster = cluster_of(2)
+    table = Table(cluster.url(0), game, random.Random(f"takeover-{game}-1"), cluster.url(1))
+    tally = Tally()
+    try:
+        send_events(table, ACTIONS // 2, tally)
+        cluster.kill(0)
+        # The host's tab reconnects to the survivor and joins again: answered "try again"
+        # until the survivor owns the room, then as before.
+        table.host.url = cluster.url(1)
+        table.host.reconnect()
+        assert call(table.host, "join", {"room": table.room["code"]})["ok"]
+        assert cluster.owner(table.room["id"])[0] == cluster.node_id(1)
+        send_events(table, ACTIONS // 2, tally)
+        check(table, tally, cluster.url(1))
+    finally:
+        table.leave()

@@ -42,6 +42,11 @@ class Table:
         self.guest.ok("join", {"room": self.room["code"], "name": "Guest"})
         self.watcher.ok("join", {"room": self.room["code"], "spectate": True})
 
+    def leave(self) -> None:
+        """Every player's connection closed."""
+        for player in self.everyone:
+            player.drop()
+
     @property
     def everyone(self) -> list[Player]:
         return [self.host, self.guest, self.watcher, self.stranger]
@@ -102,28 +107,45 @@ def latest(player: Player) -> dict | None:
 
 
 
+class Tally:
+    """What came back from the events sent."""
+
+    def __init__(self) -> None:
+        self.moves = self.refused = self.sent = 0
+        self.wrong: list[tuple[str, dict, dict]] = []
+
+
+def send_events(table: Table, actions: int, tally: Tally) -> Tally:
+    """Send ``actions`` events, counting what came back in ``tally``."""
+    for _ in range(actions):
+        player, event, data = table.next_event()
+        if not player.sio.connected:  # left, or dropped by the server: back, as a tab would
+            player.reconnect()
+        ack = player.call(event, data)
+        tally.sent += 1
+        if ack.get("ok"):
+            tally.moves += event == "move"
+        elif ack.get("error", {}).get("code") in ANSWERS:
+            tally.refused += 1
+        else:
+            tally.wrong.append((event, data, ack))
+    return tally
+
+
+def check(table: Table, tally: Tally, url: str) -> None:
+    """Every answer ``ok`` or one of the protocol's error codes, never ``internal``; moves
+    made and events refused; and every state each player received the truth for its seat
+    (as the process at ``url`` tells it), with no card it may not see."""
+    assert not tally.wrong, tally.wrong[:5]
+    assert tally.moves > 0 and tally.refused >= tally.sent / 10, vars(tally)  # both were tried
+    players = [p for p in table.everyone if p.received("state")]
+    assert len(players) >= 2, "no game was played"
+    assert assert_no_leaks(url, table.room["id"], players) > 0
+
+
 def play_randomly(table: Table, actions: int) -> None:
-    """Send ``actions`` events, and check what came back: every answer ``ok`` or one of the
-    protocol's error codes, never ``internal``; moves made and events refused; and every state
-    each player received the truth for its seat, with no card it may not see."""
-    wrong, moves, refused = [], 0, 0
+    """Send ``actions`` events and :func:`check` what came back; the players leave after."""
     try:
-        for _ in range(actions):
-            player, event, data = table.next_event()
-            if not player.sio.connected:  # left, or dropped by the server: back, as a tab would
-                player.reconnect()
-            ack = player.call(event, data)
-            if ack.get("ok"):
-                moves += event == "move"
-            elif ack.get("error", {}).get("code") in ANSWERS:
-                refused += 1
-            else:
-                wrong.append((event, data, ack))
-        assert not wrong, wrong[:5]
-        assert moves > 0 and refused >= actions / 10, (moves, refused)  # both were tried
-        players = [p for p in table.everyone if p.received("state")]
-        assert len(players) >= 2, "no game was played"
-        assert assert_no_leaks(table.host.url, table.room["id"], players) > 0
+        check(table, send_events(table, actions, Tally()), table.host.url)
     finally:
-        for player in table.everyone:
-            player.drop()
+        table.leave()
