@@ -3,11 +3,13 @@ processes: the host on the room's owner, the guest, the spectator and the strang
 process, so that every event of theirs, wrong ones included, is forwarded to the owner and its
 answer comes back. Every answer is ``ok`` or one of the protocol's error codes, never
 ``internal``; no process logs a traceback (the ``cluster_of`` fixture checks); no card leaks.
-The same goes on when the owner is killed halfway and the other process takes the room over."""
+The same goes on when the owner is killed (or stopped with SIGTERM) halfway and the other
+process takes the room over."""
 
 from __future__ import annotations
 
 import random
+import signal
 
 import pytest
 
@@ -32,14 +34,15 @@ def test_random_events_from_another_process_get_the_owners_answers_and_leak_noth
         assert cluster.health(index)["cluster"]["lost_messages"] == 0
 
 
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill", "term"])
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_random_events_go_on_after_the_owner_is_killed(cluster_of, game):
+def test_random_events_go_on_after_the_owner_is_killed_or_stopped(cluster_of, game, stop):
     cluster = cluster_of(2)
     table = Table(cluster.url(0), game, random.Random(f"takeover-{game}-1"), cluster.url(1))
     tally = Tally()
     try:
         send_events(table, ACTIONS // 2, tally)
-        cluster.kill(0)
+        cluster.signal(0, stop)
         # The host's tab reconnects to the survivor and joins again: answered "try again"
         # until the survivor owns the room, then as before.
         table.host.url = cluster.url(1)
@@ -48,5 +51,7 @@ def test_random_events_go_on_after_the_owner_is_killed(cluster_of, game):
         assert cluster.owner(table.room["id"])[0] == cluster.node_id(1)
         send_events(table, ACTIONS // 2, tally)
         check(table, tally, cluster.url(1))
+        if stop == signal.SIGTERM:
+            assert cluster.nodes[0].process.wait(10) == 0  # it handed the room over and exited
     finally:
         table.leave()
