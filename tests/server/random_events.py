@@ -9,6 +9,7 @@ Used on one process (``tests/hardening``) and across the processes of a cluster
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from backend.errors import CODES
@@ -105,14 +106,14 @@ def latest(player: Player) -> dict | None:
     return max(states, key=lambda s: (s["round"], s["version"])) if states else None
 
 
-
-
+@dataclass
 class Tally:
     """What came back from the events sent."""
 
-    def __init__(self) -> None:
-        self.moves = self.refused = self.sent = 0
-        self.wrong: list[tuple[str, dict, dict]] = []
+    sent: int = 0
+    moves: int = 0
+    refused: int = 0
+    wrong: list[tuple[str, dict, dict]] = field(default_factory=list)
 
 
 def send_events(table: Table, actions: int, tally: Tally) -> Tally:
