@@ -8,8 +8,9 @@ export function turnTimeText(seconds: number): string {
 }
 
 /** The host's turn time: off, or one of the server's turn times. Others see it as text. */
-export function TurnTimeSelect({ room, isHost, times, send }: {
+export function TurnTimeSelect({ room, isHost, times, send, disabled = false }: {
   room: Room; isHost: boolean; times: number[]; send: (event: string, payload?: object) => Promise<Ack>;
+  disabled?: boolean;
 }): ReactElement | null {
   const [error, setError] = useState<string | null>(null);
   const current = room.turn_seconds ?? 0;
@@ -24,7 +25,7 @@ export function TurnTimeSelect({ room, isHost, times, send }: {
     <div className="turn-time">
       <label className="field">
         Turn time
-        <select value={current} onChange={(e) => void choose(Number(e.target.value))} data-testid="turn-time-select">
+        <select value={current} disabled={disabled} onChange={(e) => void choose(Number(e.target.value))} data-testid="turn-time-select">
           {[0, ...times].map((t) => <option key={t} value={t}>{turnTimeText(t)}</option>)}
         </select>
       </label>

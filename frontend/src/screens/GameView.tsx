@@ -70,8 +70,9 @@ export function curtainText(room: Room, mySeats: number[], seat: number, current
   return `${seatName(room.seats, current)} is playing.`;
 }
 
-function ResultBox({ state, room, mySeats, isHost, onRematch, onLeave }: {
+function ResultBox({ state, room, mySeats, isHost, onRematch, onLeave, offline }: {
   state: GameState; room: Room; mySeats: number[]; isHost: boolean; onRematch: () => void; onLeave: () => void;
+  offline: boolean;
 }): ReactElement | null {
   const result = state.result;
   if (!result) return null;
@@ -86,7 +87,9 @@ function ResultBox({ state, room, mySeats, isHost, onRematch, onLeave }: {
       <h2 id="result-title">{title}</h2>
       <div className="btn-row" style={{ justifyContent: "center" }}>
         {isHost ? (
-          <button type="button" className="btn btn-primary" onClick={onRematch} autoFocus>Rematch</button>
+          <button type="button" className="btn btn-primary" onClick={onRematch} disabled={offline} autoFocus>
+            Rematch
+          </button>
         ) : (
           <span className="muted">Waiting for the host to start a rematch…</span>
         )}
@@ -189,7 +192,7 @@ export function GameView(props: GameViewProps): ReactElement {
           aria-live="polite" data-testid="turn">
           {status.text}
         </div>
-        <ResultBox state={state} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
+        <ResultBox state={state} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave} offline={offline}
           onRematch={() => void act("rematch")} />
         {spectator && leftGame && (
           <p className="spectator-note" role="note" data-testid="left-game">
@@ -239,7 +242,7 @@ export function GameView(props: GameViewProps): ReactElement {
         </section>
         {chat}
         {isHost && !state.result && (
-          <HostTurnTools room={room} mySeats={mySeats} times={turnTimes} send={send} />
+          <HostTurnTools room={room} mySeats={mySeats} times={turnTimes} send={send} offline={offline} />
         )}
         {!isHost && (room.turn_seconds ?? 0) > 0 && (
           <TurnTimeSelect room={room} isHost={false} times={turnTimes} send={send} />
@@ -299,8 +302,9 @@ function TurnClockLine({ clock, name }: { clock: { endsAt: number; away: boolean
 }
 
 /** The host's tools during a game: the turn time, and a bot for a player who is gone. */
-function HostTurnTools({ room, mySeats, times, send }: {
+function HostTurnTools({ room, mySeats, times, send, offline }: {
   room: Room; mySeats: number[]; times: number[]; send: (event: string, payload?: object) => Promise<Ack>;
+  offline: boolean;
 }): ReactElement {
   const [error, setError] = useState<string | null>(null);
   const gone = room.seats.filter((s) => s.kind !== "bot" && !s.left && !s.away && !mySeats.includes(s.seat) &&
@@ -311,9 +315,9 @@ function HostTurnTools({ room, mySeats, times, send }: {
   };
   return (
     <section className="panel stack" aria-label="Host tools">
-      <TurnTimeSelect room={room} isHost times={times} send={send} />
+      <TurnTimeSelect room={room} isHost times={times} send={send} disabled={offline} />
       {gone.map((s) => (
-        <button key={s.seat} type="button" className="btn btn-small" onClick={() => void handOver(s.seat)}>
+        <button key={s.seat} type="button" className="btn btn-small" disabled={offline} onClick={() => void handOver(s.seat)}>
           Let a bot play for {s.name}
         </button>
       ))}

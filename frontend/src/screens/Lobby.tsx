@@ -14,6 +14,8 @@ export interface LobbyProps {
   spectator: boolean;
   send: (event: string, payload?: object) => Promise<Ack>;
   onLeave: () => void;
+  /** While the connection is lost nothing can be sent: the controls wait for it. */
+  offline?: boolean;
 }
 
 function InviteBox({ code }: { code: string }): ReactElement {
@@ -64,14 +66,14 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
   );
 }
 
-function HostTools({ room, send, setError }: {
-  room: Room; send: LobbyProps["send"]; setError: (e: string | null) => void;
+function HostTools({ room, send, setError, offline }: {
+  room: Room; send: LobbyProps["send"]; setError: (e: string | null) => void; offline: boolean;
 }): ReactElement {
   const { data } = useGames();
   const levels = data?.bot_levels ?? ["easy", "normal"];
   const [level, setLevel] = useState("");
   const [local, setLocal] = useState("");
-  const full = room.seats.length >= room.max_players;
+  const full = room.seats.length >= room.max_players || offline;
   const run = async (event: string, payload: object = {}) => {
     const ack = await send(event, payload);
     setError(ack.ok ? null : ack.error.message);
@@ -107,7 +109,7 @@ function HostTools({ room, send, setError }: {
 }
 
 /** The room before the game: seats, invite, host controls, ready and leave. */
-export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave }: LobbyProps): ReactElement {
+export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
   const [error, setError] = useState<string | null>(null);
   const isHost = room.host === userId;
   const mine = room.seats.find((s) => mySeats.includes(s.seat) && s.kind === "human");
@@ -140,7 +142,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           You are watching this table. The game will appear here when it starts.
           {empty > 0 && (
             <button type="button" className="btn btn-small btn-accent" style={{ marginLeft: "0.6rem" }}
-              onClick={() => void act("join", { room: room.code, name: getName() || undefined })}>
+              disabled={offline} onClick={() => void act("join", { room: room.code, name: getName() || undefined })}>
               Take a seat
             </button>
           )}
@@ -158,7 +160,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
             <SeatTags seat={seat} isHost={seat.seat === 0} isMe={mySeats.includes(seat.seat)} />
             {isHost && seat.seat !== 0 && (
               <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
-                onClick={() => void act("remove_seat", { seat: seat.seat })}
+                disabled={offline} onClick={() => void act("remove_seat", { seat: seat.seat })}
                 aria-label={`Remove ${seat.name}`}>Remove</button>
             )}
           </li>
@@ -174,7 +176,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
             {removed.map((player) => (
               <li key={player.user_id} className="btn-row">
                 <span>{player.name}</span>
-                <button type="button" className="btn btn-small"
+                <button type="button" className="btn btn-small" disabled={offline}
                   onClick={() => void act("allow", { user_id: player.user_id })}>
                   Let {player.name} back in
                 </button>
@@ -183,15 +185,16 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           </ul>
         </div>
       )}
-      {isHost && <HostTools room={room} send={send} setError={setError} />}
-      <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} />
+      {isHost && <HostTools room={room} send={send} setError={setError} offline={offline} />}
+      <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} disabled={offline} />
       {error && <p className="error-msg" role="alert">{error}</p>}
       <div className="btn-row">
         {isHost && (
-          <button type="button" className="btn btn-primary" onClick={() => void act("start")}>Start game</button>
+          <button type="button" className="btn btn-primary" disabled={offline}
+            onClick={() => void act("start")}>Start game</button>
         )}
         {!isHost && mine && (
-          <button type="button" className={`btn ${mine.ready ? "" : "btn-accent"}`}
+          <button type="button" className={`btn ${mine.ready ? "" : "btn-accent"}`} disabled={offline}
             onClick={() => void act("ready", { ready: !mine.ready })} aria-pressed={mine.ready}>
             {mine.ready ? "I’m not ready" : "I’m ready"}
           </button>

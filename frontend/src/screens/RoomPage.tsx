@@ -232,7 +232,8 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
         {room.status === "waiting" ? (
           <div className="room-layout">
             <Lobby room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-              turnTimes={turnTimes} send={actions.send} onLeave={() => void leave()} />
+              turnTimes={turnTimes} send={actions.send} onLeave={() => void leave()}
+              offline={model.status !== "online"} />
             {chat}
           </div>
         ) : (

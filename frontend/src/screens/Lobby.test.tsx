@@ -1,0 +1,40 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { room, seat } from "../lib/fixtures";
+import { Lobby } from "./Lobby";
+
+vi.mock("../lib/useGames", () => ({
+  useGames: () => ({ data: { games: [], bot_levels: ["easy", "normal"], turn_times: [30, 60] }, error: null }),
+}));
+
+describe("Lobby", () => {
+  const lobby = (userId: string, offline: boolean) => {
+    const table = room({ seats: [seat(0, "Ada"), seat(1, "Grace", { ready: false })] });
+    render(<Lobby room={table} userId={userId} mySeats={[userId === "u0" ? 0 : 1]} spectator={false}
+      turnTimes={[30, 60]} send={vi.fn()} onLeave={vi.fn()} offline={offline} />);
+  };
+  const hostControls = () => [
+    screen.getByRole("button", { name: "Start game" }),
+    screen.getByRole("button", { name: "Add bot" }),
+    screen.getByRole("button", { name: "Add hot seat" }),
+    screen.getByRole("button", { name: "Remove Grace" }),
+    screen.getByTestId("turn-time-select"),
+  ];
+
+  it("offers the host's controls while connected", () => {
+    lobby("u0", false);
+    for (const control of hostControls()) expect(control).toBeEnabled();
+  });
+
+  it("holds every control that sends while the connection is lost, but lets the host close the room", () => {
+    lobby("u0", true);
+    for (const control of hostControls()) expect(control).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Close room" })).toBeEnabled();
+  });
+
+  it("holds a player's ready button while the connection is lost", () => {
+    lobby("u1", true);
+    expect(screen.getByRole("button", { name: "I’m ready" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Leave" })).toBeEnabled();
+  });
+});
