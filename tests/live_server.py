@@ -48,8 +48,8 @@ class Server:
                 return
         raise RuntimeError(f"the server did not start: {self.output()[-3000:]}")
 
-    def _start(self) -> bool:
-        self.port = free_port()
+    def _start(self, port: int | None = None) -> bool:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [*LOUNGE, "serve", "--host", "127.0.0.1", "--port", str(self.port),
@@ -75,6 +75,14 @@ class Server:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
+
+    def restart(self) -> None:
+        """Start the stopped (or killed) server again on its port and database, as a laptop's
+        lounge comes back: its open pages reconnect to the same address."""
+        if self.process.poll() is None:
+            raise RuntimeError("the server is still running")
+        if not self._start(self.port):
+            raise RuntimeError(f"the server did not start again: {self.output()[-3000:]}")
 
     def stop(self) -> str:
         """Stop the server; everything it printed."""

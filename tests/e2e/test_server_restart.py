@@ -1,0 +1,83 @@
+"""A lounge on one process comes back from a crash with its rooms (they are saved before anyone
+is told), and its open pages with it: while the server is gone each page says it is
+reconnecting and offers nothing that would only answer "offline" (Leave and Close room stay);
+once it is back the same seats, chat and game go on. A server of its own, killed (kill -9) and
+started again on the same port and database, with a host grace longer than the restart.
+
+Screenshots: ``restart-lobby-offline`` (the host's lobby while the server is down) and
+``restart-game-back`` (the game started after it came back)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.live_server import Server
+
+from .conftest import DESKTOP, DIST, SERVER_ENV
+from .helpers import host_room, join_by_code, send_chat, shot, two_tabs
+
+BACK_SECONDS = 30  # a restart (2 to 5 s) and the client's reconnect (at most 3 s apart)
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    server = Server(**{**SERVER_ENV, "HOST_GRACE_SECONDS": "60", "PLAYER_GRACE_SECONDS": "60"},
+                    FRONTEND_DIST=str(DIST.parent))
+    try:
+        yield server
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output, output[-4000:]
+
+
+def expect_offline(page: Page, controls: list[str], leave: str) -> None:
+    expect(page.get_by_test_id("reconnecting")).to_be_visible(timeout=BACK_SECONDS * 1000)
+    for name in controls:
+        expect(page.get_by_role("button", name=name)).to_be_disabled()
+    expect(page.get_by_role("button", name=leave)).to_be_enabled()
+    expect(page.get_by_role("textbox", name="Message")).to_be_disabled()
+
+
+def expect_online(page: Page, controls: list[str]) -> None:
+    expect(page.get_by_test_id("reconnecting")).to_have_count(0, timeout=BACK_SECONDS * 1000)
+    for name in controls:
+        expect(page.get_by_role("button", name=name)).to_be_enabled()
+
+
+def test_the_lobby_waits_for_a_restarted_server_and_the_game_goes_on(browser: Browser,
+                                                                    server: Server, shots):
+    contexts, ada, grace = two_tabs(browser, server.url, DESKTOP)
+    try:
+        code = host_room(ada, "Ada", "Nine Locks", public=False)
+        join_by_code(grace, "Grace", code)
+        send_chat(grace, "before the crash")
+        expect(ada.get_by_test_id("seat-1")).to_contain_text("Grace")
+
+        server.kill()
+        host_controls = ["Start game", "Add bot", "Add hot seat", "Remove Grace"]
+        expect_offline(ada, host_controls, leave="Close room")
+        expect(ada.get_by_test_id("turn-time-select")).to_be_disabled()
+        expect_offline(grace, ["I’m ready"], leave="Leave")
+        shot(ada, shots, "restart-lobby-offline", full_page=False)
+
+        server.restart()
+        expect_online(ada, host_controls)
+        expect_online(grace, ["I’m ready"])
+        for page in (ada, grace):
+            expect(page.get_by_test_id("room-code")).to_have_text(code)
+            expect(page.get_by_test_id("seat-1")).to_contain_text("Grace")
+            expect(page.get_by_text("before the crash")).to_be_visible()
+
+        grace.get_by_role("button", name="I’m ready").click()
+        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
+        ada.get_by_role("button", name="Start game").click()
+        for page in (ada, grace):
+            expect(page.get_by_test_id("table")).to_be_visible()
+        expect(ada.get_by_test_id("turn")).to_have_text("Your turn")
+        shot(ada, shots, "restart-game-back", full_page=False)
+    finally:
+        for context in contexts:
+            context.close()
