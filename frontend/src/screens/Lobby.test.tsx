@@ -19,6 +19,8 @@ describe("Lobby", () => {
     screen.getByRole("button", { name: "Add hot seat" }),
     screen.getByRole("button", { name: "Remove Grace" }),
     screen.getByTestId("turn-time-select"),
+    screen.getByRole("combobox", { name: /Bot level/ }),
+    screen.getByRole("textbox", { name: /Hot-seat player/ }),
   ];
 
   it("offers the host's controls while connected", () => {

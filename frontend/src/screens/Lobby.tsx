@@ -90,7 +90,7 @@ function HostTools({ room, send, setError, offline }: {
       <form onSubmit={(e) => { e.preventDefault(); void run("add_bot", { level: level || levels[levels.length - 1] }); }}>
         <label className="field">
           Bot level
-          <select value={level || levels[levels.length - 1]} onChange={(e) => setLevel(e.target.value)}>
+          <select value={level || levels[levels.length - 1]} disabled={offline} onChange={(e) => setLevel(e.target.value)}>
             {levels.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>
         </label>
@@ -99,7 +99,7 @@ function HostTools({ room, send, setError, offline }: {
       <form onSubmit={addLocal}>
         <label className="field">
           Hot-seat player
-          <input type="text" value={local} maxLength={32} placeholder="Name"
+          <input type="text" value={local} maxLength={32} placeholder="Name" disabled={offline}
             onChange={(e) => setLocal(e.target.value)} />
         </label>
         <button type="submit" className="btn" disabled={full}>Add hot seat</button>
