@@ -81,8 +81,11 @@ class Server:
         lounge comes back: its open pages reconnect to the same address."""
         if self.process.poll() is None:
             raise RuntimeError("the server is still running")
-        if not self._start(self.port):
-            raise RuntimeError(f"the server did not start again: {self.output()[-3000:]}")
+        for _attempt in range(3):  # the port may be held a moment by another test's probe
+            if self._start(self.port):
+                return
+            time.sleep(1)
+        raise RuntimeError(f"the server did not start again: {self.output()[-3000:]}")
 
     def stop(self) -> str:
         """Stop the server; everything it printed."""
