@@ -1,8 +1,9 @@
 """A lounge on one process comes back from a crash with its rooms (they are saved before anyone
 is told), and its open pages with it: while the server is gone each page says it is
 reconnecting and offers nothing that would only answer "offline" (Leave and Close room stay);
-once it is back the same seats, chat and game go on. A server of its own, killed (kill -9) and
-started again on the same port and database, with a host grace longer than the restart.
+once it is back the same seats and chat are there, and a game is played to its end. A server
+of its own, killed (kill -9) and started again on the same port and database, with a host grace
+longer than the restart.
 
 Screenshots: ``restart-lobby-offline`` (the host's lobby while the server is down) and
 ``restart-game-back`` (the game started after it came back)."""
@@ -17,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.live_server import Server
 
 from .conftest import DESKTOP, DIST, SERVER_ENV
-from .helpers import host_room, join_by_code, send_chat, shot, two_tabs
+from .helpers import host_room, join_by_code, play_until_result, send_chat, shot, two_tabs
 
 BACK_SECONDS = 30  # a restart (2 to 5 s) and the client's reconnect (at most 3 s apart)
 
@@ -78,6 +79,8 @@ def test_the_lobby_waits_for_a_restarted_server_and_the_game_goes_on(browser: Br
             expect(page.get_by_test_id("table")).to_be_visible()
         expect(ada.get_by_test_id("turn")).to_have_text("Your turn")
         shot(ada, shots, "restart-game-back", full_page=False)
+        play_until_result([ada, grace], max_seconds=60)
+        expect(grace.get_by_test_id("result")).to_be_visible()
     finally:
         for context in contexts:
             context.close()
