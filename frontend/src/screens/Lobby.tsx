@@ -73,7 +73,7 @@ function HostTools({ room, send, setError, offline }: {
   const levels = data?.bot_levels ?? ["easy", "normal"];
   const [level, setLevel] = useState("");
   const [local, setLocal] = useState("");
-  const full = room.seats.length >= room.max_players || offline;
+  const full = room.seats.length >= room.max_players;
   const run = async (event: string, payload: object = {}) => {
     const ack = await send(event, payload);
     setError(ack.ok ? null : ack.error.message);
@@ -94,7 +94,7 @@ function HostTools({ room, send, setError, offline }: {
             {levels.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>
         </label>
-        <button type="submit" className="btn" disabled={full}>Add bot</button>
+        <button type="submit" className="btn" disabled={full || offline}>Add bot</button>
       </form>
       <form onSubmit={addLocal}>
         <label className="field">
@@ -102,7 +102,7 @@ function HostTools({ room, send, setError, offline }: {
           <input type="text" value={local} maxLength={32} placeholder="Name" disabled={offline}
             onChange={(e) => setLocal(e.target.value)} />
         </label>
-        <button type="submit" className="btn" disabled={full}>Add hot seat</button>
+        <button type="submit" className="btn" disabled={full || offline}>Add hot seat</button>
       </form>
     </div>
   );

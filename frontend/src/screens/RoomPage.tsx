@@ -207,6 +207,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
 
   const { room } = model;
   const turnTimes = games.data?.turn_times ?? [];
+  const offline = model.status !== "online";
   const banner = model.status === "reconnecting" && (
     <div className="banner banner-warn" role="status" data-testid="reconnecting">
       <span className="spinner" aria-hidden="true" /> Connection lost: reconnecting…
@@ -221,7 +222,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     );
   }
   const chat = (
-    <Chat messages={model.chat} me={identity.userId} disabled={model.status !== "online"}
+    <Chat messages={model.chat} me={identity.userId} disabled={offline}
       send={(text) => actions.send("chat", { text })} />
   );
   return (
@@ -232,14 +233,13 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
         {room.status === "waiting" ? (
           <div className="room-layout">
             <Lobby room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-              turnTimes={turnTimes} send={actions.send} onLeave={() => void leave()}
-              offline={model.status !== "online"} />
+              turnTimes={turnTimes} send={actions.send} onLeave={() => void leave()} offline={offline} />
             {chat}
           </div>
         ) : (
           <GameView room={room} game={games.data?.games.find((g) => g.slug === room.game)} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
             leftGame={model.leftGame} clock={model.clock} turnTimes={turnTimes} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat}
-            offline={model.status !== "online"} />
+            offline={offline} />
         )}
       </main>
     </>
