@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -88,9 +89,16 @@ class Deployment:
     def app_output(self) -> str:
         return (self.tmp / "web.log").read_text(errors="replace")
 
-    def nginx_access(self) -> str:
+    def nginx_access(self, expect: str | None = None, seconds: float = 10) -> str:
+        """nginx's access log; with ``expect`` (a regular expression), once a line matches it or
+        ``seconds`` have passed: nginx logs a WebSocket only once both ends have closed it."""
         path = self.tmp / "access.log"
-        return path.read_text(errors="replace") if path.exists() else ""
+        deadline = time.monotonic() + seconds
+        while True:
+            text = path.read_text(errors="replace") if path.exists() else ""
+            if expect is None or re.search(expect, text) or time.monotonic() > deadline:
+                return text
+            time.sleep(0.1)
 
 
 @contextlib.contextmanager

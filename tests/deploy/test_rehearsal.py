@@ -92,8 +92,9 @@ def test_two_browsers_play_tic_tac_toe_over_a_websocket_through_the_tls_proxy(
     assert len([url for url in sockets if url.startswith(wss)]) >= 2, sockets
     assert len(frames) > 10
     # nginx upgraded the connections, and the lounge saw the https origin (else a 400).
-    access = deployment.nginx_access()
-    assert re.search(r'"GET /socket\.io/\?[^"]*transport=websocket[^"]*" 101 ', access), access
+    upgraded = r'"GET /socket\.io/\?[^"]*transport=websocket[^"]*" 101 '
+    access = deployment.nginx_access(expect=upgraded)
+    assert re.search(upgraded, access), access
 
 
 def https_post(deployment: Deployment, path: str, source: str) -> int:
