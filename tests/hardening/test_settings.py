@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import subprocess
+from dataclasses import fields
 
 import pytest
 import requests
@@ -118,3 +119,11 @@ def test_a_limit_or_period_of_zero_is_refused_by_name(name):
 def test_other_bad_settings_are_refused_with_what_is_wrong(environ, message):
     with pytest.raises(ValueError, match=message):
         from_env(environ)
+
+
+def test_every_setting_is_in_the_protocols_table_of_settings():
+    """docs/protocol.md's "Settings" is the full list that docs/deployment.md points to."""
+    text = (REPO / "docs" / "protocol.md").read_text()
+    table = text.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    missing = [f.name for f in fields(Config) if f"`{f.name}`" not in table]
+    assert missing == []
