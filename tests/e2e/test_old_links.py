@@ -87,3 +87,7 @@ def test_an_invite_link_says_where_it_leads_before_asking_a_name(open_tab):
     stranger = open_tab("/r/ZZZZZZ")
     expect(stranger.get_by_role("heading", name="No open room with this code")).to_be_visible()
     expect(stranger.get_by_test_id("join-name")).to_have_count(0)
+    # A link whose code is too short to be one says so, without asking the server.
+    typo = open_tab("/r/zz", name="Ada")
+    expect(typo.get_by_role("heading", name="This is not a room code")).to_be_visible()
+    expect(typo.get_by_role("alert")).to_contain_text("A room code has 6 letters and digits")

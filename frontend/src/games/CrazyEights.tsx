@@ -147,16 +147,16 @@ export function CrazyEights(props: BoardProps): ReactElement {
           </div>
         </div>
         <p className="direction" data-testid="last-move" style={{ margin: 0 }}>{lastMove(view, seats, seat, owner)}</p>
-        {choosing && canAct && (
-          <SuitChooser card={choosing} moves={byCard.get(choosing) ?? []}
-            onPick={(m) => play("play", m.args)} onCancel={() => setChoosing(null)} />
-        )}
-        <p className="hint" aria-live="polite">{hint}</p>
       </div>
 
       {seat !== null && (
         <div className={`me-area ${myTurn ? "is-turn" : ""}`} role="group"
           aria-label={`${seatName(seats, seat)}'s hand`}>
+          {choosing && canAct && (
+            <SuitChooser card={choosing} moves={byCard.get(choosing) ?? []}
+              onPick={(m) => play("play", m.args)} onCancel={() => setChoosing(null)} />
+          )}
+          <p className="hint" aria-live="polite">{hint}</p>
           <h3>
             {owner ? `${owner}’s hand` : "Your hand"}
             <span className="pill">{counts[seat] ?? 0} card{counts[seat] === 1 ? "" : "s"}</span>

@@ -137,16 +137,14 @@ export function NineLocks(props: BoardProps): ReactElement {
             })}
           </div>
         </div>
-        <p className="hint" aria-live="polite">
-          {seat !== null && legal.length > 0 && !hideHand
-            ? hintFor(view.stage, Boolean(pickUp), selected, plays.length > 0)
-            : ""}
-        </p>
       </div>
 
       {seat !== null && (
         <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`}
           aria-label={`${seatName(seats, seat)}'s hands`} role="group">
+          <p className="hint" aria-live="polite">
+            {legal.length > 0 && !hideHand ? hintFor(view.stage, Boolean(pickUp), selected, plays.length > 0) : ""}
+          </p>
           <div className="nl-hands">
             <section>
               <h3>{owner ? `${owner}’s visible hand` : "Visible hand"} <span className="muted" style={{ color: "#cfe9dc", fontWeight: 400 }}>everyone sees</span></h3>

@@ -22,13 +22,13 @@ export function PlayerBox({ seat, info, isTurn, out, outLabel, children }: Playe
       data-testid={`player-${seat}`}>
       <div className="player-head">
         <Avatar name={name} seat={seat} bot={info?.kind === "bot"} />
-        <span className="name">{name}</span>
+        <span className="name" title={name}>{name}</span>
       </div>
       <div className="btn-row" style={{ justifyContent: "center", gap: "0.25rem" }}>
         {isTurn && <span className="pill turn-chip">Their turn</span>}
         {info?.clock && <ClockPill clock={info.clock} />}
         {info?.away && !info.left && <span className="pill pill-off">Away</span>}
-        {info?.kind === "bot" && <span className="pill pill-bot">Bot</span>}
+        {info?.kind === "bot" && <span className="pill pill-bot">Bot{info.level ? ` · ${info.level}` : ""}</span>}
         {info?.kind === "local" && <span className="pill pill-local">Hot seat</span>}
         {info && info.kind === "human" && !info.connected && !info.left && (
           <span className="pill pill-off">Disconnected</span>

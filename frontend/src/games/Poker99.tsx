@@ -100,20 +100,20 @@ export function Poker99(props: BoardProps): ReactElement {
           <span aria-hidden="true" style={{ fontSize: "1.3rem" }}>{clockwise ? "↻" : "↺"}</span>
           {clockwise ? "Clockwise" : "Counter-clockwise"}
         </span>
-        {choosing && canAct && (
-          <Choices card={choosing} moves={byCard.get(choosing) ?? []} seats={seats}
-            onPick={(m) => play("play", m.args)} onCancel={() => setChoosing(null)} />
-        )}
-        <p className="hint" aria-live="polite">
-          {seat !== null && plays.length > 0 && !hideHand && !choosing
-            ? "Choose a glowing card: it must keep the total between 0 and 99."
-            : ""}
-        </p>
       </div>
 
       {seat !== null && (
         <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`} role="group"
           aria-label={`${seatName(seats, seat)}'s hand`}>
+          {choosing && canAct && (
+            <Choices card={choosing} moves={byCard.get(choosing) ?? []} seats={seats}
+              onPick={(m) => play("play", m.args)} onCancel={() => setChoosing(null)} />
+          )}
+          <p className="hint" aria-live="polite">
+            {plays.length > 0 && !hideHand && !choosing
+              ? `Choose a glowing card: it must keep the total between 0 and ${maxTotal}.`
+              : ""}
+          </p>
           <h3>{owner ? `${owner}’s hand` : "Your hand"} {status[seat] === "out" && <span className="pill pill-off">Out</span>}</h3>
           <div className="hand">
             {hand && !hideHand

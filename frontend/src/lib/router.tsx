@@ -9,6 +9,14 @@ export type Route =
   | { name: "replays"; room: string }
   | { name: "missing"; path: string };
 
+/** A room code as the lounge gives them out (any case). */
+export const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
+
+/** Whether a room page's key can name a room: a code, or a room's longer id. */
+export function isRoomKey(key: string): boolean {
+  return CODE_PATTERN.test(key) || key.length > 6;
+}
+
 /** Reads a route from a location's path and query. */
 export function parseRoute(pathname: string, search = ""): Route {
   const path = pathname.replace(/\/+$/, "") || "/";

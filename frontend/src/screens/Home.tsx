@@ -2,13 +2,12 @@ import { useEffect, useState, type FormEvent, type ReactElement } from "react";
 import { Card } from "../components/Card";
 import { ApiError, createRoom, fetchPublicRooms } from "../lib/api";
 import { getIdentity, getName, saveName, validName } from "../lib/identity";
-import { Link, navigate } from "../lib/router";
+import { CODE_PATTERN, Link, navigate } from "../lib/router";
 import { seatFree } from "../lib/seats";
 import { useGames } from "../lib/useGames";
 import { useTitle } from "../lib/useTitle";
 import type { GameInfo, Room } from "../lib/types";
 
-const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
 
 function players(game: { min_players: number; max_players: number }): string {
   return game.min_players === game.max_players

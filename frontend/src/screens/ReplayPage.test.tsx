@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { view } from "../lib/fixtures";
 import type { Replay } from "../lib/history";
@@ -43,6 +43,22 @@ describe("the replay page", () => {
     expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();
     fireEvent.change(screen.getByRole("slider"), { target: { value: "0" } });
     expect(screen.getByText("Step 0 of 2")).toBeInTheDocument();
+  });
+
+  it("plays the game step by step, and from the start again once it is over", () => {
+    vi.useFakeTimers();
+    try {
+      render(<ReplayView replay={replay} />);
+      fireEvent.click(screen.getByRole("button", { name: "Play" }));
+      expect(screen.getByRole("button", { name: "Pause" })).toBeEnabled();
+      for (let i = 0; i < 3; i += 1) act(() => vi.advanceTimersByTime(1_000));
+      expect(screen.getByText("Step 2 of 2")).toBeInTheDocument();
+      fireEvent.click(screen.getByRole("button", { name: "Play from the start" }));
+      expect(screen.getByText("Step 0 of 2")).toBeInTheDocument();
+      expect(screen.getByRole("button", { name: "Pause" })).toBeEnabled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("has its own addresses", () => {

@@ -34,6 +34,12 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
   const [index, setIndex] = useState(0);
   const [playing, setPlaying] = useState(false);
   const go = (to: number) => setIndex(Math.max(0, Math.min(last, to)));
+  const atEnd = index === last;
+  // At the end, Play watches the game again from its start.
+  const playOrPause = () => {
+    if (!playing && atEnd) setIndex(0);
+    setPlaying(!playing);
+  };
   useEffect(() => {
     if (!playing) return undefined;
     if (index >= last) {
@@ -61,8 +67,8 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
       <div className="btn-row" role="group" aria-label="Steps">
         <button type="button" className="btn" onClick={() => go(0)} disabled={index === 0}>First</button>
         <button type="button" className="btn" onClick={() => go(index - 1)} disabled={index === 0}>Back</button>
-        <button type="button" className="btn btn-primary" onClick={() => setPlaying(!playing)} disabled={index === last && !playing}>
-          {playing ? "Pause" : "Play"}
+        <button type="button" className="btn btn-primary" onClick={playOrPause} disabled={last === 0}>
+          {playing ? "Pause" : atEnd ? "Play from the start" : "Play"}
         </button>
         <button type="button" className="btn" onClick={() => go(index + 1)} disabled={index === last}>Next</button>
         <button type="button" className="btn" onClick={() => go(last)} disabled={index === last}>Last</button>

@@ -4,7 +4,7 @@ import { fetchRoom, type ApiError } from "../lib/api";
 import { forgetIdentity, getIdentity, getName, saveName, validName, type Identity } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { seatFree } from "../lib/seats";
-import { Link, navigate } from "../lib/router";
+import { isRoomKey, Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useGames } from "../lib/useGames";
 import { useLoad } from "../lib/useLoad";
@@ -148,9 +148,11 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   }, []);
   useEffect(loadIdentity, [loadIdentity]);
 
-  const lookup = useLookup(code, entry === null && !hidden);
+  const wellFormed = isRoomKey(code);
+  const lookup = useLookup(code, entry === null && !hidden && wellFormed);
   const games = useGames();
-  const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false, entry !== null);
+  const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false,
+    entry !== null && wellFormed);
   useTitle(hidden ? null : model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
   const { room: joined } = model;
   useEffect(() => {
@@ -185,12 +187,16 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     if (!joined || gone) return null;
     return (
       <div className="banner banner-info" role="status" data-testid="back-to-table">
-        You are still at table <span className="code">{code}</span> ({joined.title}).
+        <span>You are still at table <span className="code">{code}</span> ({joined.title}).</span>
         <Link href={`/r/${code}`} className="btn btn-small btn-primary">Back to the table</Link>
       </div>
     );
   }
 
+  if (!wellFormed) {
+    return <Problem title="This is not a room code"
+      text={`A room code has 6 letters and digits, like K7MPQ2: ${code} is not one. Check the invite link.`} />;
+  }
   if (!entry) {
     if (lookup === "missing") return <NoRoom code={code} />;
     return <AskName code={code} room={lookup} onDone={(name, watch) => setEntry({ name, spectate: watch })} />;
