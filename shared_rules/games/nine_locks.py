@@ -328,8 +328,10 @@ def determinize(v: dict, t: Turn) -> dict:
     }
 
 
-def _pile_line(mover: str, i: int, was: tuple[str, list], now: tuple[str, list]) -> str | None:
+def _pile_line(mover: str, i: int, was: tuple[str, list], now: tuple[str, list],
+               key: bool) -> str | None:
     pile = f"pile {i + 1}"
+    how = " with the key" if key else ""  # a locked pile is also unlocked after a pick-up
     (was_state, was_cards), (state, cards) = was, now
     top = cards[-1] if cards else None
     if was_state == "down" and state != "down":
@@ -338,7 +340,7 @@ def _pile_line(mover: str, i: int, was: tuple[str, list], now: tuple[str, list])
         locked = " and locked it" if state == "locked" and was_state != "locked" else ""
         return f"{mover} played {log.card_name(top)} on {pile}{locked}"
     if was_state == "locked" and state == "unlocked":
-        return f"{mover} unlocked {pile}"
+        return f"{mover} unlocked {pile}{how}"
     if was_state == "unlocked" and state == "locked":
         return f"{mover} locked {pile} with the key"
     return None
@@ -352,7 +354,7 @@ def describe(prev: dict, nxt: dict, names: list[str], actor: int | None) -> list
         lines.append(f"{mover} picked up a card")
     for i in range(len(nxt["piles"])):
         line = _pile_line(mover, i, (prev["pile_states"][i], prev["piles"][i]),
-                          (nxt["pile_states"][i], nxt["piles"][i]))
+                          (nxt["pile_states"][i], nxt["piles"][i]), prev.get("stage") == "key")
         if line:
             lines.append(line)
     return lines

@@ -8,6 +8,7 @@ import pytest
 from shared_rules import GAMES, InvalidMove, Match, from_view, new_match
 from shared_rules.bots import make_bot
 from shared_rules.cards import DECK
+from shared_rules.describe import describe
 from shared_rules.games.nine_locks import GAME
 from tests.playouts import play_bots
 from tests.rules.helpers import position
@@ -46,6 +47,11 @@ def at(G: dict, num_players: int | None = None, **ctx: object) -> Match:
     n = num_players or len(G["visible"])
     ctx.setdefault("current", 0)
     return position(new_match("nine-locks", n, seed=1), G, **ctx)
+
+
+def said(before: Match, after: Match) -> list[str]:
+    """The log lines of seat 0's action, as the spectators read them."""
+    return describe(GAME, before.view(None), after.view(None), ["Ada", "Bob"], 0, None)
 
 
 def all_cards(G: dict) -> list[str]:
@@ -227,6 +233,15 @@ def test_decision_a_9_that_locks_a_pile_locks_it_first_then_the_key_may_unlock_i
     after = match.apply(0, "play", "9H", 4)
     assert after.G["pile_states"][4] == L and after.ctx["stage"] == "key"
     assert after.apply(0, "key", 4).G["pile_states"][4] == U
+
+
+def test_the_log_says_when_a_pile_was_unlocked_with_the_key():
+    with_key = at(table([["9H", "5C"], ["5D"]], piles={4: ["5H", "6H", "7H", "8H"]}))
+    with_key = with_key.apply(0, "play", "9H", 4)
+    piles = {i: [c] for i, c in enumerate(["AD", "2D", "3D", "4D", "KH", "5D", "6D", "7D", "8D"])}
+    picked = at(table([["2C", "3C"], ["7S"]], piles=piles, locked=(2, 6))).apply(0, "pick_up")
+    assert said(with_key, with_key.apply(0, "key", 4)) == ["Ada unlocked pile 5 with the key"]
+    assert said(picked, picked.apply(0, "unlock", 6)) == ["Ada unlocked pile 7"]
 
 
 # -- pick up ---------------------------------------------------------------------------------------
