@@ -107,8 +107,9 @@ def create_room() -> ResponseReturnValue:
 
 @api.get("/rooms")
 def list_rooms() -> ResponseReturnValue:
-    """Public rooms still waiting for players."""
-    return jsonify({"rooms": lounge_context().rooms.public_rooms()})
+    """Public rooms: those still waiting for players, and those playing, to watch."""
+    rooms = lounge_context().rooms
+    return jsonify({"rooms": rooms.public_rooms(), "playing": rooms.public_rooms(waiting=False)})
 
 
 @api.get("/rooms/<key>")

@@ -80,9 +80,10 @@ def openapi_document() -> dict:
                 "bot_levels": {"type": "array", "items": {"type": "string"}},
                 "turn_times": {"type": "array", "items": {"type": "integer"}}}}, "The games")}}},
         "/api/rooms": {
-            "get": {"summary": "Public rooms waiting for players", "responses": {
+            "get": {"summary": "Public rooms waiting for players, and those playing", "responses": {
                 "200": _json({"type": "object", "properties": {
-                    "rooms": {"type": "array", "items": _ref("Room")}}}, "The rooms")}},
+                    "rooms": {"type": "array", "items": _ref("Room")},
+                    "playing": {"type": "array", "items": _ref("Room")}}}, "The rooms")}},
             "post": {"summary": "Open a room (you are its host, in seat 0)", "security": bearer,
                      "requestBody": {"required": True, "content": {
                          "application/json": {"schema": _ref("CreateRoom")}}},

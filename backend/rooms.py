@@ -621,10 +621,11 @@ class Lounge:
             raise LoungeError("not_found", f"There is no room {key!r}")
         return room
 
-    def public_rooms(self, limit: int = 100) -> list[Room]:
-        """Public rooms still waiting for players, newest first."""
+    def public_rooms(self, waiting: bool = True, limit: int = 100) -> list[Room]:
+        """Public rooms still waiting for players, or (``waiting=False``) with a game on or just
+        over, to watch; newest first."""
         rooms = [r for r in self.store.rooms()
-                 if r.public and r.status == WAITING and not r.closed]
+                 if r.public and (r.status == WAITING) == waiting and not r.closed]
         rooms.sort(key=lambda r: r.created, reverse=True)
         return rooms[:limit]
 

@@ -137,9 +137,9 @@ class LoungeService:
         with room.lock:
             return room.summary()
 
-    def public_rooms(self) -> list[dict]:
-        """Public rooms still waiting for players, newest first."""
-        return [room.summary() for room in self.lounge.public_rooms()]
+    def public_rooms(self, waiting: bool = True) -> list[dict]:
+        """Public rooms still waiting for players (or, not ``waiting``, playing), newest first."""
+        return [room.summary() for room in self.lounge.public_rooms(waiting)]
 
     def resolve(self, key: str) -> str:
         """The id of the open room with this code or id; not_found otherwise."""

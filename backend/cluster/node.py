@@ -129,9 +129,10 @@ class ClusterNode:
             raise LoungeError("not_found", f"There is no room {key!r}")
         return summary
 
-    def public_rooms(self) -> list[dict]:
-        """Public rooms still waiting for players, newest first, from the directory."""
-        return self.directory.listed()
+    def public_rooms(self, waiting: bool = True) -> list[dict]:
+        """Public rooms still waiting for players (or, not ``waiting``, playing), newest first,
+        from the directory."""
+        return self.directory.listed(waiting)
 
     # -- routing -----------------------------------------------------------------------------
 

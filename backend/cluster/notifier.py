@@ -45,7 +45,8 @@ class Directory:
     def __init__(self, bus: ClusterBus, cluster: str) -> None:
         self.bus = bus
         self.prefix = f"{cluster}:room:"
-        self.open_key = f"{cluster}:open"
+        self.open_key = f"{cluster}:open"  # public rooms waiting for players
+        self.playing_key = f"{cluster}:playing"  # public rooms playing, to watch
 
     def put(self, summary: dict) -> None:
         """Keep a room's latest room object (and whether it is listed as open)."""
@@ -64,24 +65,29 @@ class Directory:
             log.error("Redis: room %s not written to the directory (%s)", summary["code"], exc)
 
     def _put(self, summary: dict) -> list[tuple]:
-        listed = summary["public"] and summary["status"] == WAITING
-        return [("SET", self.prefix + summary["id"], orjson.dumps(summary)),
-                ("ZADD", self.open_key, summary["created"], summary["id"]) if listed
-                else ("ZREM", self.open_key, summary["id"])]
+        room_id = summary["id"]
+        commands = [("SET", self.prefix + room_id, orjson.dumps(summary))]
+        if summary["public"]:  # a room is public or private for life: private ones are not listed
+            listed, unlisted = ((self.open_key, self.playing_key) if summary["status"] == WAITING
+                                else (self.playing_key, self.open_key))
+            commands += [("ZADD", listed, summary["created"], room_id), ("ZREM", unlisted, room_id)]
+        return commands
 
     def remove(self, room_id: str) -> None:
         """A closed room leaves the directory."""
         self.bus.outbox.send("DEL", self.prefix + room_id)
         self.bus.outbox.send("ZREM", self.open_key, room_id)
+        self.bus.outbox.send("ZREM", self.playing_key, room_id)
 
     def get(self, room_id: str) -> dict | None:
         """A room's room object; None if the directory has none."""
         raw = self._run("GET", self.prefix + room_id)
         return None if raw is None else orjson.loads(raw)
 
-    def listed(self, limit: int = 100) -> list[dict]:
-        """Public rooms still waiting for players, newest first."""
-        ids = self._run("ZREVRANGE", self.open_key, 0, limit - 1)
+    def listed(self, waiting: bool = True, limit: int = 100) -> list[dict]:
+        """Public rooms still waiting for players (or, not ``waiting``, playing), newest first."""
+        key = self.open_key if waiting else self.playing_key
+        ids = self._run("ZREVRANGE", key, 0, limit - 1)
         if not ids:
             return []
         raws = self._run("MGET", *[self.prefix + i.decode() for i in ids])

@@ -62,8 +62,13 @@ def test_rest_answers_the_same_on_every_process(cluster_of):
                            json={"game": "slapjack", "name": "Bo", "public": True},
                            headers={"Authorization": f"Bearer {other.token}"}, timeout=5).json()
     for url in (cluster.url(0), cluster.url(1)):
-        codes = [r["code"] for r in requests.get(f"{url}/api/rooms", timeout=5).json()["rooms"]]
-        assert codes == [public["code"]]
+        listed = requests.get(f"{url}/api/rooms", timeout=5).json()
+        assert [r["code"] for r in listed["rooms"]] == [public["code"]] and listed["playing"] == []
+    other.ok("join", {"room": public["code"], "name": "Bo"})
+    start_game(public, other, [connect(cluster.url(0))])
+    for url in (cluster.url(0), cluster.url(1)):  # now it is there to watch
+        listed = requests.get(f"{url}/api/rooms", timeout=5).json()
+        assert listed["rooms"] == [] and [r["code"] for r in listed["playing"]] == [public["code"]]
     again = requests.post(f"{cluster.url(0)}/api/rooms", json={"game": "slapjack", "name": "Bo"},
                           headers={"Authorization": f"Bearer {other.token}"}, timeout=5)
     assert again.status_code == 409 and again.json()["error"]["code"] == "already_hosting"

@@ -83,6 +83,15 @@ def test_an_invite_link_says_where_it_leads_before_asking_a_name(open_tab):
     expect(linus.get_by_test_id("room-code")).to_have_text(code)
     expect(ada.get_by_role("list", name="Seats")).not_to_contain_text("Linus")
 
+    # Once the game is on, the open tables offer it to watch, apart from the tables waiting.
+    grace.get_by_role("button", name="I’m ready").click()
+    ada.get_by_role("button", name="Start game").click()
+    playing = home.get_by_role("list", name="Games being played")
+    expect(playing).to_contain_text("Ada’s table · playing now", timeout=10_000)
+    expect(playing.get_by_role("link", name="Watch Ada’s Tic-Tac-Toe table")).to_have_attribute(
+        "href", f"/r/{code}?watch=1")
+    expect(home.get_by_role("list", name="Tables waiting for players")).to_have_count(0)
+
     # A dead link says so at once, instead of asking for a name first.
     stranger = open_tab("/r/ZZZZZZ")
     expect(stranger.get_by_role("heading", name="No open room with this code")).to_be_visible()

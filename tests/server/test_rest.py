@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import requests
 
-from .harness import TIMEOUT, create_room, new_session
+from .harness import TIMEOUT, create_room, new_session, start_game
 
 
 def get(url: str, path: str, **kwargs) -> requests.Response:
@@ -78,7 +78,23 @@ def test_a_host_has_one_open_room_at_a_time(url):
 def test_private_rooms_are_not_listed(url):
     host = new_session(url)
     room = create_room(url, host["token"], "tic-tac-toe", public=False)
-    assert room["id"] not in {r["id"] for r in get(url, "/api/rooms").json()["rooms"]}
+    listed = get(url, "/api/rooms").json()
+    assert room["id"] not in {r["id"] for r in listed["rooms"] + listed["playing"]}
+
+
+def test_a_public_room_is_listed_to_join_then_to_watch_then_not_at_all(players, room_of, url):
+    host, guest = players(2)
+    room = room_of(host, public=True)
+
+    def listed() -> tuple[list[str], list[str]]:
+        rooms = get(url, "/api/rooms").json()
+        return [r["code"] for r in rooms["rooms"]], [r["code"] for r in rooms["playing"]]
+
+    assert room["code"] in listed()[0] and room["code"] not in listed()[1]
+    start_game(room, host, [guest])
+    assert room["code"] not in listed()[0] and room["code"] in listed()[1]
+    host.ok("leave")
+    assert room["code"] not in listed()[0] + listed()[1]
 
 
 def test_bad_room_requests_get_clear_errors(url):

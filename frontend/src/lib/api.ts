@@ -46,9 +46,15 @@ export function fetchGames(): Promise<GamesResponse> {
   return request("/api/games");
 }
 
-export async function fetchPublicRooms(): Promise<Room[]> {
-  const body = await request<{ rooms: Room[] }>("/api/rooms");
-  return body.rooms;
+/** The public rooms: those waiting for players, and those playing (to watch), newest first. */
+export interface PublicRooms {
+  waiting: Room[];
+  playing: Room[];
+}
+
+export async function fetchPublicRooms(): Promise<PublicRooms> {
+  const body = await request<{ rooms: Room[]; playing?: Room[] }>("/api/rooms");
+  return { waiting: body.rooms, playing: body.playing ?? [] };
 }
 
 /** The room object of an open room, found by its code (`not_found` when there is none). */

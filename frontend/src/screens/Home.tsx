@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactElement } from "react";
 import { Card } from "../components/Card";
-import { ApiError, createRoom, fetchPublicRooms } from "../lib/api";
+import { ApiError, createRoom, fetchPublicRooms, type PublicRooms } from "../lib/api";
 import { getIdentity, getName, saveName, validName } from "../lib/identity";
 import { CODE_PATTERN, Link, navigate } from "../lib/router";
 import { seatFree } from "../lib/seats";
@@ -110,8 +110,34 @@ function JoinByCode({ name }: { name: string }): ReactElement {
   );
 }
 
-function PublicRooms({ titles }: { titles: Record<string, string> }): ReactElement {
-  const [rooms, setRooms] = useState<Room[] | null>(null);
+/** One public table: its game, host and seats, its code, and a link to join or watch it. */
+function RoomItem({ room, title }: { room: Room; title: string }): ReactElement {
+  const host = room.seats[0]?.name ?? "Someone";
+  const join = room.status === "waiting" && seatFree(room);
+  const status = room.status === "waiting" ? `${room.seats.length}/${room.max_players} seated`
+    : room.status === "playing" ? "playing now" : "between games";
+  return (
+    <li className="room-item">
+      <div className="grow">
+        <div className="room-title">{title}</div>
+        <div className="muted">{host}’s table · {status}</div>
+      </div>
+      <span className="code" aria-label={`code ${room.code.split("").join(" ")}`}>{room.code}</span>
+      {join ? (
+        <Link className="btn btn-small btn-primary" href={`/r/${room.code}`}
+          aria-label={`Join ${host}’s ${title} table`}>Join</Link>
+      ) : (
+        <Link className="btn btn-small" href={`/r/${room.code}?watch=1`}
+          aria-label={`Watch ${host}’s ${title} table${room.status === "waiting" ? " (no seat free)" : ""}`}>
+          Watch
+        </Link>
+      )}
+    </li>
+  );
+}
+
+function PublicRoomsPanel({ titles }: { titles: Record<string, string> }): ReactElement {
+  const [rooms, setRooms] = useState<PublicRooms | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -130,36 +156,23 @@ function PublicRooms({ titles }: { titles: Record<string, string> }): ReactEleme
       window.clearInterval(timer);
     };
   }, []);
+  const item = (room: Room) => (
+    <RoomItem key={room.id} room={room} title={titles[room.game] ?? room.title ?? room.game} />
+  );
   return (
     <section className="panel stack" aria-labelledby="rooms-title">
       <h2 id="rooms-title">Open tables</h2>
       {error && <p className="error-msg" role="alert">{error}</p>}
       {rooms === null && !error && <p className="muted">Looking for tables…</p>}
-      {rooms?.length === 0 && <p className="muted">No public table is waiting right now. Host one!</p>}
-      {rooms && rooms.length > 0 && (
-        <ul className="room-list">
-          {rooms.map((room) => {
-            const host = room.seats[0]?.name ?? "Someone";
-            return (
-              <li key={room.id} className="room-item">
-                <div className="grow">
-                  <div className="room-title">{titles[room.game] ?? room.title ?? room.game}</div>
-                  <div className="muted">
-                    {host}’s table · {room.seats.length}/{room.max_players} seated
-                  </div>
-                </div>
-                <span className="code" aria-label={`code ${room.code.split("").join(" ")}`}>{room.code}</span>
-                {seatFree(room) ? (
-                  <Link className="btn btn-small btn-primary" href={`/r/${room.code}`}
-                    aria-label={`Join ${host}’s ${room.title ?? room.game} table`}>Join</Link>
-                ) : (
-                  <Link className="btn btn-small" href={`/r/${room.code}?watch=1`}
-                    aria-label={`Watch ${host}’s ${room.title ?? room.game} table (no seat free)`}>Watch</Link>
-                )}
-              </li>
-            );
-          })}
-        </ul>
+      {rooms?.waiting.length === 0 && <p className="muted">No public table is waiting right now. Host one!</p>}
+      {rooms && rooms.waiting.length > 0 && (
+        <ul className="room-list" aria-label="Tables waiting for players">{rooms.waiting.map(item)}</ul>
+      )}
+      {rooms && rooms.playing.length > 0 && (
+        <>
+          <h3 className="room-list-title">Playing now</h3>
+          <ul className="room-list" aria-label="Games being played">{rooms.playing.slice(0, 10).map(item)}</ul>
+        </>
       )}
     </section>
   );
@@ -194,7 +207,7 @@ export function Home(): ReactElement {
         </div>
         <div className="stack">
           <JoinByCode name={name} />
-          <PublicRooms titles={titles} />
+          <PublicRoomsPanel titles={titles} />
         </div>
       </div>
     </main>
