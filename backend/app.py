@@ -28,7 +28,9 @@ from .web import web
 from .wire import (
     LoungeJSONProvider,
     TextPacket,
-    refuse_binary,
+    end_on_unreadable_frames,
+    guard_polling_posts,
+    refuse_bad_packets,
     send_batches_whole,
     unmask_quickly,
     untimed_writer_waits,
@@ -127,7 +129,9 @@ def _socketio(app: Flask, config: Config, bus: ClusterBus | None) -> SocketIO:
         max_http_buffer_size=config.MAX_MESSAGE_BYTES, logger=False, engineio_logger=False,
         serializer=TextPacket, manage_session=False, async_handlers=False,
         **({"client_manager": bus} if bus else {}))
-    refuse_binary(socketio.server)
+    refuse_bad_packets(socketio.server)
+    guard_polling_posts(socketio.server)
+    end_on_unreadable_frames(socketio.server)
     untimed_writer_waits(socketio.server)
     unmask_quickly(socketio.server)
     send_batches_whole(socketio.server)

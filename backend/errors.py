@@ -26,13 +26,21 @@ def error_body(code: str, message: str) -> dict:
     return {"error": {"code": code, "message": message}}
 
 
+# Field names come from the client (unknown fields are named too): the sentence stays short.
+MAX_PROBLEMS = 5
+MAX_NAME = 40
+
+
 def validation_message(messages: object) -> str:
     """One readable sentence from marshmallow's nested error messages."""
     if isinstance(messages, dict):
         parts = []
         for key, value in messages.items():
             inner = validation_message(value)
-            parts.append(inner if key == "_schema" else f"{key}: {inner}")
+            name = str(key) if len(str(key)) <= MAX_NAME else str(key)[:MAX_NAME] + "…"
+            parts.append(inner if key == "_schema" else f"{name}: {inner}")
+        if len(parts) > MAX_PROBLEMS:
+            parts[MAX_PROBLEMS:] = [f"and {len(parts) - MAX_PROBLEMS} more"]
         return "; ".join(parts)
     if isinstance(messages, list):
         return " ".join(validation_message(m) for m in messages)

@@ -113,6 +113,18 @@ def test_bad_room_requests_get_clear_errors(url):
     assert raw.status_code == 400
 
 
+def test_an_error_names_a_few_problems_and_counts_the_rest(url):
+    """Unknown fields are named in the error; a body of thousands, or a very long name, gives
+    a short sentence all the same."""
+    headers = bearer(new_session(url))
+    many = {"game": "tic-tac-toe", "name": "A", **{f"k{i}": 1 for i in range(2000)}}
+    message = post(url, "/api/rooms", json=many, headers=headers).json()["error"]["message"]
+    assert len(message) < 200 and message.endswith("Unknown field.; and 1995 more"), message
+    long = {"game": "tic-tac-toe", "name": "A", "y" * 3000: 1}
+    message = post(url, "/api/rooms", json=long, headers=headers).json()["error"]["message"]
+    assert message == "y" * 40 + "…: Unknown field."
+
+
 def test_unknown_rooms_paths_and_methods_are_json_errors(url):
     assert get(url, "/api/rooms/ZZZZZZ").json()["error"]["code"] == "not_found"
     assert get(url, "/api/nothing").status_code == 404
