@@ -7,9 +7,7 @@ from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from shared_rules import GAMES
-from shared_rules.bots import LEVELS
-from shared_rules.words import game_facts
+from shared_rules import GAMES, LEVELS, game_facts
 
 from .auth import bearer_token
 from .errors import LoungeError, error_body, validation_message

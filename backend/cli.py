@@ -15,7 +15,7 @@ import sys
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("backend.serve", "run the game server"),
     "cluster": ("backend.local_cluster", "run a local cluster: N servers behind HAProxy"),
-    "simulate": ("shared_rules.simulate", "play bot-only games and print win rates"),
+    "simulate": ("backend.simulate", "play bot-only games and print win rates"),
     "play": ("backend.terminal.app", "play in a room from this terminal"),
     "db": ("backend.db.cli", "bring the database's schema up to date, or inspect it"),
 }

@@ -9,8 +9,7 @@ written only once someone sees the spectator view: from the game's start when th
 
 from __future__ import annotations
 
-from shared_rules import Match, new_match
-from shared_rules.describe import BEGINS, describe, stand_in_line
+from shared_rules import BEGINS, Match, describe, new_match, stand_in_line
 
 Reader = int | None
 Line = dict  # {"version": int, "text": str}

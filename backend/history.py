@@ -14,7 +14,7 @@ from collections.abc import Callable
 import orjson
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from shared_rules.replays import replay_document
+from shared_rules import replay_document
 
 from .errors import LoungeError
 from .store import HistoryStore

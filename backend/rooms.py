@@ -13,9 +13,7 @@ import time
 from dataclasses import dataclass
 from itertools import count
 
-from shared_rules import GAMES, InvalidMove, Match, new_match
-from shared_rules.bots import LEVELS, make_bot
-from shared_rules.engine import Game
+from shared_rules import GAMES, LEVELS, Game, InvalidMove, Match, make_bot, new_match
 
 from .errors import LoungeError
 from .gamelog import GameLog

@@ -13,7 +13,7 @@ import logging
 import secrets
 from collections.abc import Callable
 
-from shared_rules.bots import make_bot
+from shared_rules import make_bot
 
 from .config import Config
 from .errors import LoungeError

@@ -5,9 +5,9 @@ import io
 import pytest
 
 from backend import cli
+from backend.simulate import ProgressBar
 from shared_rules.simulate import (
     Budget,
-    ProgressBar,
     format_summary,
     labels_of,
     parse_bots,

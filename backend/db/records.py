@@ -15,8 +15,7 @@ from typing import Any
 
 import orjson
 
-from shared_rules import GAMES, Match, replay
-from shared_rules.bots import make_bot
+from shared_rules import GAMES, Match, make_bot, replay
 
 from ..rooms import PLAYING, Room, Seat
 from .queries import StoredRoom

@@ -22,9 +22,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from shared_rules.cards import CARD_SET
-from shared_rules.describe import SUIT_NAMES
-from shared_rules.words import Piece, pieces
+from shared_rules import CARD_SET, SUIT_NAMES, Piece, pieces
 
 from .model import Choice, Line, Model
 from .text import clean

@@ -1,9 +1,11 @@
 """The engine's own guarantees, independent of any one game."""
 
+import ast
 import dataclasses
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -164,6 +166,17 @@ def test_every_game_caps_its_log_far_above_its_random_games():
                 *_, last = playout(slug, players, seed, random.Random(seed))
                 longest = max(longest, len(last.log))
         assert game.max_log >= 5 * longest, (slug, longest, game.max_log)
+
+
+def test_the_server_reaches_the_rules_through_their_public_names_only():
+    """backend/ imports ``from shared_rules import ...``, never one of its modules."""
+    reaching_in = []
+    for path in sorted((Path(__file__).parents[2] / "backend").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            reaching_in += [f"{path.name}: {n}" for n in names if n.startswith("shared_rules.")]
+    assert reaching_in == []
 
 
 def test_the_rules_package_imports_nothing_of_the_server():
