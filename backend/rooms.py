@@ -1,7 +1,9 @@
 """Rooms and seats: the lobby, readiness, starting, moves through ``shared_rules``, per-seat views.
 
-Nothing here knows about Socket.IO. A *connection* is an opaque id (the transport's session id);
-the socket layer attaches connections to rooms and sends what :meth:`Room.deliveries` returns.
+Nothing here knows about Socket.IO or a database (:class:`Lounge` finds rooms through a
+:class:`~backend.store.RoomStore`). A *connection* is an opaque id (the transport's session
+id); the service (:mod:`backend.service`) attaches connections to rooms, saves each change
+and sends what :meth:`Room.deliveries` returns through its notifier.
 Every method that changes a room must be called with ``room.lock`` held.
 """
 
@@ -400,7 +402,7 @@ class Room:
         """The host starts the game: enough seats, every human ready."""
         self._check_host(user_id)
         self._check_status(WAITING, "The game has already started")
-        self._check_enough()
+        self._check_enough(len(self.seats))
         waiting = [s.name for s in self.seats[1:] if s.kind == "human" and not s.ready]
         if waiting:
             raise LoungeError("not_ready", f"Not everyone is ready: {', '.join(waiting)}")
@@ -411,14 +413,12 @@ class Room:
         self._check_host(user_id)
         self._check_status(FINISHED, "A rematch can only start when the game is over")
         kept = [s for s in self.seats if not s.left]
-        if len(kept) < self.game.min_players:
-            raise LoungeError("not_ready", f"{self.game.title} needs at least "
-                                           f"{self.game.min_players} players")
+        self._check_enough(len(kept))
         self.seats = kept
         self._begin(seed)
 
-    def _check_enough(self) -> None:
-        if len(self.seats) < self.game.min_players:
+    def _check_enough(self, players: int) -> None:
+        if players < self.game.min_players:
             raise LoungeError("not_ready", f"{self.game.title} needs at least "
                                            f"{self.game.min_players} players")
 
@@ -428,11 +428,15 @@ class Room:
         self.stand_ins, self.timeouts = {}, {}
         for seat in self.seats:
             seat.away = False
-        self.bots = {i: make_bot(self.game.slug, s.level, secrets.randbits(32),
-                                 seconds=self.hard_seconds)
-                     for i, s in enumerate(self.seats) if s.kind == "bot"}
+        self.make_bots()
         self.status = PLAYING
         self._after_change()
+
+    def make_bots(self) -> None:
+        """A fresh bot for each bot seat still at the table (at a start, or a restart)."""
+        self.bots = {i: make_bot(self.game.slug, s.level, secrets.randbits(32),
+                                 seconds=self.hard_seconds)
+                     for i, s in enumerate(self.seats) if s.kind == "bot" and not s.left}
 
     # -- playing -----------------------------------------------------------------------------
 

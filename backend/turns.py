@@ -32,7 +32,6 @@ class TurnClock:
         self.config = config
         self.commit = commit
         self.pending: dict[str, int] = {}  # room id -> the deadline a task waits for
-        self.stood_in = 0  # turns played by a bot for a player (health could show it)
 
     def arm(self, room: Room) -> None:
         """Set the clock for the turn being played, if that turn changed (lock held, before
@@ -83,4 +82,3 @@ class TurnClock:
             except LoungeError as exc:  # not saved: the room is as it was; try again soon
                 log.warning("stand-in move in room %s not made: %s", room.code, exc.message)
                 return
-            self.stood_in += 1

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from shared_rules import GAMES, Match, make_bot, replay
+from shared_rules import GAMES, Match, replay
 
 from ..rooms import PLAYING, Room, Seat
 from .queries import StoredRoom
@@ -113,6 +113,5 @@ def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
         if room.match.version != len(log):
             raise ValueError(f"room {row.code}: the log does not replay to its length")
     if room.status == PLAYING:
-        room.bots = {i: make_bot(game.slug, s.level, secrets.randbits(32), seconds=hard_seconds)
-                     for i, s in enumerate(room.seats) if s.kind == "bot" and not s.left}
+        room.make_bots()
     return room

@@ -180,7 +180,7 @@ class MctsBot:
                 if now >= deadline:
                     break
                 if now >= next_pause:
-                    time.sleep(0)  # lets a green-threaded server serve others meanwhile
+                    time.sleep(0)  # a pause for the caller's other threads (a server's loop)
                     next_pause = now + PAUSE_EVERY
             if resample:
                 path, match = self.select(root, self.sample(view), seat)

@@ -12,10 +12,6 @@ export function setTableGame(slug: string | null): void {
   listeners.forEach((notify) => notify());
 }
 
-export function tableGame(): string | null {
-  return shown;
-}
-
 /** The game of the table on screen, kept up to date. */
 export function useTableGame(): string | null {
   return useSyncExternalStore(
