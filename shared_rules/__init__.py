@@ -9,8 +9,8 @@ the words for moves and log lines, replays of finished games, and bot-only games
 """
 
 from .bots import LEVELS, Bot, make_bot
-from .cards import CARD_SET
-from .describe import BEGINS, SUIT_NAMES, describe, stand_in_line
+from .cards import CARD_SET, SUIT_NAMES
+from .describe import BEGINS, describe, stand_in_line
 from .engine import Game, Match, Move, Turn, from_view, replay
 from .errors import InvalidMove
 from .registry import GAMES, new_match

@@ -5,8 +5,8 @@ SUITS = ("S", "H", "D", "C")
 DECK = tuple(rank + suit for suit in SUITS for rank in RANKS)
 CARD_SET = frozenset(DECK)
 
-_RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
-_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 def rank(card: str) -> str:
@@ -17,10 +17,12 @@ def is_red(card: str) -> bool:
     return card[-1] in "HD"
 
 
-def card_name(card: str) -> str:
-    """The accessible name of a card: ``9H`` is "9 of hearts"."""
+def card_name(card: str, capital: bool = False) -> str:
+    """The name of a card: ``QH`` is "queen of hearts" in a sentence, "Queen of hearts" in
+    the game log (``capital``)."""
     r = card[:-1]
-    return f"{_RANK_NAMES.get(r, r)} of {_SUIT_NAMES[card[-1]]}"
+    name = RANK_NAMES.get(r, r)
+    return f"{name.capitalize() if capital else name} of {SUIT_NAMES[card[-1]]}"
 
 
 def deal_unseen(unseen: list[str], seat: int, own: list[str], hands_count: list[int],

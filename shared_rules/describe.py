@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import cards
 from .cards import CARD_SET
 
 if TYPE_CHECKING:
     from .engine import Game
 
 Names = list[str]
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 BEGINS = "The game begins"
 # What a game's describe hook may raise on a view of a shape it did not expect.
 UNEXPECTED_SHAPE = (KeyError, IndexError, TypeError, ValueError, AttributeError)
@@ -28,7 +27,7 @@ def card_name(code: Any) -> str:
     """"9 of hearts" for "9H"; anything else as it is."""
     if not isinstance(code, str) or code not in CARD_SET:
         return str(code)
-    return f"{RANK_NAMES.get(code[:-1], code[:-1])} of {SUIT_NAMES[code[-1]]}"
+    return cards.card_name(code, capital=True)
 
 
 def who(names: Names, seat: Any) -> str:

@@ -19,7 +19,7 @@ State ``G`` (plain data, never changed in place):
 """
 
 from .. import describe as log
-from ..cards import CARD_SET, DECK, SUITS, card_name, deal_unseen
+from ..cards import CARD_SET, DECK, SUIT_NAMES, SUITS, card_name, deal_unseen
 from ..engine import Game, Move, Turn
 from ..errors import InvalidMove
 from . import load_rules
@@ -251,7 +251,7 @@ def describe(prev: dict, nxt: dict, names: list[str], actor: int | None) -> list
         lines.append(f"{mover} passed")
     elif last["move"] == "play":
         top = nxt["top"]
-        named = f" and named {log.SUIT_NAMES[nxt['suit']]}" if top[:-1] == "8" else ""
+        named = f" and named {SUIT_NAMES[nxt['suit']]}" if top[:-1] == "8" else ""
         lines.append(f"{mover} played {log.card_name(top)}{named}")
         if nxt["hands_count"][last["seat"]] == 1:
             lines.append(f"{mover} has one card left")
@@ -271,7 +271,7 @@ GAME = Game(
         "play": Move(play, play_options, args=(str, str), names=("card", "suit"), min_args=1,
                      stages=(None, DRAWN),
                      words=("play {card:card} and name {suit:label}", "play {card:card}"),
-                     labels=dict(log.SUIT_NAMES)),
+                     labels=dict(SUIT_NAMES)),
         "draw": Move(draw, draw_options, words=("draw a card",)),
         "pass": Move(pass_turn, pass_options, stages=(None, DRAWN), words=("pass",)),
     },
