@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Iterator
 
 import requests
 
+from tests.live_server import Server
 from tests.server.harness import Player, create_room
 
 HONEST_TIMEOUT = 5.0
@@ -61,3 +63,13 @@ def honest_request(url: str) -> float:
 
 def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
+
+
+def lenient_server() -> Iterator[Server]:
+    """A server whose rate limits let a test send what it likes; once stopped, its output must
+    hold no traceback (yield from it in a module's fixture)."""
+    srv = Server(SOCKET_RATE_PER_SECOND=1000, SOCKET_RATE_BURST=1000, ACCESS_LOG=0,
+                 SESSION_RATE_PER_MINUTE=100000, CONNECT_RATE_PER_MINUTE=100000)
+    yield srv
+    output = srv.stop()
+    assert "Traceback" not in output and "handler error" not in output, output[-3000:]
