@@ -93,10 +93,14 @@ class Model:
         return None
 
     def main_state(self) -> dict | None:
-        """The state to draw: my first seat's, else the spectator's."""
-        for seat in sorted(self.states, key=lambda s: (s is None, s if s is not None else 0)):
-            return self.states[seat]
-        return None
+        """The state to draw: that of my seat whose turn it is (a hot seat's players share
+        the screen), else my first seat's, else the spectator's."""
+        mine = sorted(s for s in self.states if s is not None)
+        for seat in mine:
+            view = self.states[seat].get("view")
+            if isinstance(view, dict) and view.get("current") == seat:
+                return self.states[seat]
+        return self.states[mine[0]] if mine else self.states.get(None)
 
     def choices(self) -> list[Choice]:
         """Every legal move of every seat I play, in the server's order, seat by seat."""

@@ -506,10 +506,13 @@ def frame(model: Model, width: int, height: int, color: bool = True) -> list[str
     if len(lines) + MIN_MESSAGES + 2 > height and model.status != "waiting":
         # a short window: the table already names the players, so the seat list goes first
         lines = render_lines([header(model), *body], width, color)
-    room_for_messages = max(MIN_MESSAGES, height - len(lines) - 2)
-    messages = message_lines(list(model.lines), room_for_messages)
-    rule = Text("─" * min(width, 60) + " messages", style="dim")
-    return lines + render_lines([rule, *messages], width, color)
+    room = max(MIN_MESSAGES, height - len(lines) - 2)
+    # A message may take several lines: the newest lines are kept, the oldest give way.
+    messages = render_lines(message_lines(list(model.lines), room), width, color)[-room:]
+    # Still too tall (a tiny window): the top of the screen gives way, not the messages.
+    lines = lines[max(0, len(lines) + len(messages) + 2 - height):]
+    rule = Text("─" * (min(width, 69) - len(" messages")) + " messages", style="dim")
+    return lines + render_lines([rule], width, color) + messages
 
 
 def _turn_mark(view: dict, seat: int) -> str:

@@ -161,6 +161,34 @@ def test_hot_seat_moves_name_their_seat():
     assert "[Ada] top left" in screen and "Ada's turn (you play it)   (playing X)" in screen
 
 
+def test_a_hot_seat_player_sees_their_own_hand_on_their_turn():
+    match = new_match("poker99", num_players=2, seed=1)
+    model = new_model()
+    seats = room("poker99", 2)
+    seats["seats"][1].update(kind="local", user_id=ME, name="Grace")
+    model.on_room(seats)
+    model.on_seats({"my_seats": [0, 1], "spectator": False})
+    for turn in range(2):  # seat 0's turn, then seat 1's
+        for seat in (0, 1):
+            model.on_state(state(match, seat))
+        mover = match.ctx["current"]
+        assert model.main_state()["seat"] == mover
+        move = match.legal_moves(mover)[0]
+        match = match.apply(mover, move["move"], *move["args"])
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (60, 16), (40, 12)])
+def test_a_small_window_keeps_the_newest_messages_and_fits(width, height):
+    model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
+    for i in range(12):
+        model.note(f"message {i}: " + "a long line that wraps in a narrow window " * 2)
+    model.note("the newest")
+    screen = frame(model, width, height, color=False)
+    assert len(screen) <= height - 1  # the input line is the last
+    assert "the newest" in screen[-1] and all(len(line) <= width for line in screen)
+    assert any(line.endswith(" messages") for line in screen)
+
+
 def test_lines_become_commands_chat_or_notes():
     model = Model(ME)
     model.bot_levels = ["easy", "normal"]
