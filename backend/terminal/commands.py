@@ -110,7 +110,9 @@ def _undo(rest: str, model: Model) -> Action:
     if rest.isdigit():
         return send("undo", {"seat": int(rest)})
     mine = [s for s, st in model.states.items() if s is not None and st.get("can_undo")]
-    return send("undo", {"seat": mine[0]} if len(model.my_seats) > 1 and mine else {})
+    if len(model.my_seats) > 1 and not mine:  # the server would ask which seat
+        return note("There is no move of yours to take back")
+    return send("undo", {"seat": mine[0]} if len(model.my_seats) > 1 else {})
 
 
 def _turn_time(rest: str, model: Model) -> Action:

@@ -157,6 +157,8 @@ def test_hot_seat_moves_name_their_seat():
     assert model.my_seats == [0, 1]
     action = commands.parse("1", model)
     assert action.payload == {"move": "place", "args": [0], "seat": 0}
+    undo = commands.parse("/undo", model)  # nobody has moved: nothing to take back, said here
+    assert undo.kind == "note" and undo.text == "There is no move of yours to take back"
     screen = text_of(model)
     assert "[Ada] top left" in screen and "Ada's turn (you play it)   (playing X)" in screen
 
