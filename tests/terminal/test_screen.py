@@ -170,7 +170,7 @@ def test_a_hot_seat_player_sees_their_own_hand_on_their_turn():
     seats["seats"][1].update(kind="local", user_id=ME, name="Grace")
     model.on_room(seats)
     model.on_seats({"my_seats": [0, 1], "spectator": False})
-    for turn in range(2):  # seat 0's turn, then seat 1's
+    for _ in range(2):  # seat 0's turn, then seat 1's
         for seat in (0, 1):
             model.on_state(state(match, seat))
         mover = match.ctx["current"]
