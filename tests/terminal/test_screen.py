@@ -145,15 +145,21 @@ def test_slapjack_offers_one_slap_with_the_pile_version():
     assert commands.play_card(model_for(match, 0)) is None  # seat 0 has just played
 
 
-def test_hot_seat_moves_name_their_seat():
-    match = new_match("tic-tac-toe", num_players=2, seed=1)
+def hot_seat(match) -> Model:
+    """A host who plays seat 0 and, on the same screen, Grace in seat 1, told ``match``."""
     model = new_model()
-    seats = room("tic-tac-toe", 2)
+    seats = room(match.game.slug, 2)
     seats["seats"][1].update(kind="local", user_id=ME, name="Grace")
     model.on_room(seats)
     model.on_seats({"my_seats": [0, 1], "spectator": False})
-    model.on_state(state(match, 0))
-    model.on_state(state(match, 1))
+    for seat in (0, 1):
+        model.on_state(state(match, seat))
+    return model
+
+
+def test_hot_seat_moves_name_their_seat():
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    model = hot_seat(match)
     assert model.my_seats == [0, 1]
     action = commands.parse("1", model)
     assert action.payload == {"move": "place", "args": [0], "seat": 0}
@@ -165,11 +171,7 @@ def test_hot_seat_moves_name_their_seat():
 
 def test_a_hot_seat_player_sees_their_own_hand_on_their_turn():
     match = new_match("poker99", num_players=2, seed=1)
-    model = new_model()
-    seats = room("poker99", 2)
-    seats["seats"][1].update(kind="local", user_id=ME, name="Grace")
-    model.on_room(seats)
-    model.on_seats({"my_seats": [0, 1], "spectator": False})
+    model = hot_seat(match)
     for _ in range(2):  # seat 0's turn, then seat 1's
         for seat in (0, 1):
             model.on_state(state(match, seat))
