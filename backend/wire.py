@@ -3,8 +3,9 @@ JSON from a client turned into an event that gets an error answer instead of a t
 
 JSON from clients, REST bodies included, is parsed by orjson: nesting deeper than 1,024 levels
 and integers beyond 64 bits are malformed JSON (a ``ValueError``), never a ``RecursionError``.
-Binary packets, which the lounge never uses, and packets no client sends close the connection
-before anything is kept; so does a long-polling POST that is too long or cannot be read.
+Binary packets, which the lounge never uses, close the connection before anything is kept; so
+do WebSocket frames and long-polling POSTs that are no Engine.IO packets, or too long. Packets
+of a type no client sends are ignored.
 """
 
 from __future__ import annotations
@@ -101,11 +102,10 @@ class LoungeJSONProvider(DefaultJSONProvider):
 
 
 BINARY_PREFIXES = (str(BINARY_EVENT), str(BINARY_ACK))
-#: The Socket.IO packets a client may send: CONNECT, DISCONNECT, EVENT and ACK (and binary
-#: ones, refused). python-socketio raises at any other (CONNECT_ERROR, an empty message, an
+#: The Socket.IO packets a client may send: CONNECT, DISCONNECT, EVENT and ACK (binary ones
+#: are refused). python-socketio raises at any other (CONNECT_ERROR, an empty message, an
 #: unknown type), which logs a traceback: they are ignored, as malformed JSON changes nothing.
-CLIENT_PACKETS = frozenset({str(CONNECT), str(DISCONNECT), str(EVENT), str(ACK),
-                            *BINARY_PREFIXES})
+CLIENT_PACKETS = frozenset({str(CONNECT), str(DISCONNECT), str(EVENT), str(ACK)})
 
 
 def refuse_bad_packets(server: Any) -> None:
@@ -116,8 +116,6 @@ def refuse_bad_packets(server: Any) -> None:
     handle: Callable[[str, Any], Any] = eio.handlers["message"]
 
     def on_message(eio_sid: str, data: Any) -> Any:
-        if isinstance(data, str) and data[:1] not in CLIENT_PACKETS:
-            return None
         if not isinstance(data, str) or data.startswith(BINARY_PREFIXES):
             session = eio.sockets.get(eio_sid)
             if session is not None:
@@ -125,6 +123,8 @@ def refuse_bad_packets(server: Any) -> None:
                 # would wait for the client's next poll, in the middle of its POST.
                 session.close(wait=False)
             hang_up()
+            return None
+        if data[:1] not in CLIENT_PACKETS:
             return None
         return handle(eio_sid, data)
 
