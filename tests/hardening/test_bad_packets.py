@@ -13,11 +13,10 @@ import pytest
 import requests
 import websocket
 
-from tests.live_server import Server
-from tests.server.harness import Player, create_room, new_session
+from tests.server.harness import Player, create_room
 
 from .helpers import lenient_server
-from .test_binary import assert_closed_for_good, closed_within, signed_in
+from .test_binary import assert_closed_for_good, closed_within, polling_session, signed_in
 
 TOO_LONG = 33_000  # over MAX_MESSAGE_BYTES (32 KiB)
 
@@ -25,19 +24,6 @@ TOO_LONG = 33_000  # over MAX_MESSAGE_BYTES (32 KiB)
 @pytest.fixture(scope="module")
 def server():
     yield from lenient_server()
-
-
-def polling_session(server: Server, signed: bool = True) -> str:
-    """A long-polling Engine.IO session (Socket.IO-connected with a token if ``signed``)."""
-    url = f"{server.url}/socket.io/?EIO=4&transport=polling"
-    opened = requests.get(url, timeout=5)
-    sid = json.loads(opened.text[1:])["sid"]
-    if signed:
-        token = new_session(server.url)["token"]
-        assert requests.post(f"{url}&sid={sid}", data="40" + json.dumps({"token": token}),
-                             timeout=5).text == "OK"
-        assert requests.get(f"{url}&sid={sid}", timeout=5).text.startswith("40{")
-    return f"{url}&sid={sid}"
 
 
 def still_answers(ws: websocket.WebSocket) -> bool:

@@ -35,6 +35,19 @@ def signed_in(server: Server) -> websocket.WebSocket:
     return ws
 
 
+def polling_session(server: Server, signed: bool = True) -> str:
+    """A long-polling Engine.IO session (Socket.IO-connected with a token if ``signed``)."""
+    url = f"{server.url}/socket.io/?EIO=4&transport=polling"
+    opened = requests.get(url, timeout=5)
+    sid = json.loads(opened.text[1:])["sid"]
+    if signed:
+        token = new_session(server.url)["token"]
+        assert requests.post(f"{url}&sid={sid}", data="40" + json.dumps({"token": token}),
+                             timeout=5).text == "OK"
+        assert requests.get(f"{url}&sid={sid}", timeout=5).text.startswith("40{")
+    return f"{url}&sid={sid}"
+
+
 def closed_within(ws: websocket.WebSocket, seconds: float) -> bool:
     """Whether the server closes ``ws`` within ``seconds`` (replying to its pings meanwhile)."""
     ws.settimeout(seconds)
@@ -114,13 +127,7 @@ def test_attachments_are_never_buffered(server):
 
 
 def test_a_binary_message_over_long_polling_closes_the_session(server):
-    url = f"{server.url}/socket.io/?EIO=4&transport=polling"
-    opened = requests.get(url, timeout=5)
-    sid = opened.text[opened.text.index('"sid":"') + 7:].split('"')[0]
-    poll = f"{url}&sid={sid}"
-    token = new_session(server.url)["token"]
-    assert requests.post(poll, data="40" + json.dumps({"token": token}), timeout=5).text == "OK"
-    assert requests.get(poll, timeout=5).text.startswith("40{")
+    poll = polling_session(server)
     binary = "b" + base64.b64encode(b"4" + b"\x00" * 100).decode()
     with pytest.raises(requests.ConnectionError):  # the server hangs up at once
         requests.post(poll, data=binary, timeout=5)
