@@ -90,11 +90,14 @@ def test_a_public_room_is_listed_to_join_then_to_watch_then_not_at_all(players, 
         rooms = get(url, "/api/rooms").json()
         return [r["code"] for r in rooms["rooms"]], [r["code"] for r in rooms["playing"]]
 
-    assert room["code"] in listed()[0] and room["code"] not in listed()[1]
+    waiting, playing = listed()
+    assert room["code"] in waiting and room["code"] not in playing
     start_game(room, host, [guest])
-    assert room["code"] not in listed()[0] and room["code"] in listed()[1]
+    waiting, playing = listed()
+    assert room["code"] not in waiting and room["code"] in playing
     host.ok("leave")
-    assert room["code"] not in listed()[0] + listed()[1]
+    waiting, playing = listed()
+    assert room["code"] not in waiting + playing
 
 
 def test_bad_room_requests_get_clear_errors(url):

@@ -113,8 +113,9 @@ function JoinByCode({ name }: { name: string }): ReactElement {
 /** One public table: its game, host and seats, its code, and a link to join or watch it. */
 function RoomItem({ room, title }: { room: Room; title: string }): ReactElement {
   const host = room.seats[0]?.name ?? "Someone";
-  const join = room.status === "waiting" && seatFree(room);
-  const status = room.status === "waiting" ? `${room.seats.length}/${room.max_players} seated`
+  const waiting = room.status === "waiting";
+  const join = waiting && seatFree(room);
+  const status = waiting ? `${room.seats.length}/${room.max_players} seated`
     : room.status === "playing" ? "playing now" : "between games";
   return (
     <li className="room-item">
@@ -128,7 +129,7 @@ function RoomItem({ room, title }: { room: Room; title: string }): ReactElement 
           aria-label={`Join ${host}’s ${title} table`}>Join</Link>
       ) : (
         <Link className="btn btn-small" href={`/r/${room.code}?watch=1`}
-          aria-label={`Watch ${host}’s ${title} table${room.status === "waiting" ? " (no seat free)" : ""}`}>
+          aria-label={`Watch ${host}’s ${title} table${waiting ? " (no seat free)" : ""}`}>
           Watch
         </Link>
       )}
