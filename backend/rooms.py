@@ -1,9 +1,9 @@
-"""Rooms and seats: the lobby, readiness, starting, moves through ``shared_rules``, per-seat views.
+"""Rooms and seats: the lobby, readiness, starting, moves through ``shared_rules``.
 
 Nothing here knows about Socket.IO or a database (:class:`Lounge` finds rooms through a
 :class:`~backend.store.RoomStore`). A *connection* is an opaque id (the transport's session
 id); the service (:mod:`backend.service`) attaches connections to rooms, saves each change
-and sends what :meth:`Room.deliveries` returns through its notifier.
+and sends each connection what :mod:`backend.views` makes of the room for it.
 Every method that changes a room must be called with ``room.lock`` held.
 """
 
@@ -84,7 +84,7 @@ class Room:
         self.turn_seconds = 0  # the host's turn time (0: none)
         self.turn_deadline: int | None = None  # when the turn being played runs out (ms)
         self.timeouts: dict[int, int] = {}  # turns in a row each seat let run out
-        self.turn_armed: tuple | None = None  # the turn_key the clock was last set for
+        self.turn_armed: tuple | None = None  # the turns.turn_key the clock was last set for
         self.stand_ins: dict[int, str] = {}  # match version -> who acted for the seat's player
         self.game_log: GameLog | None = None
         self.log_news: dict[int | None, dict] = {}  # per reader: the log lines of this change
@@ -109,21 +109,6 @@ class Room:
     def left_game(self, user_id: str) -> bool:
         """Whether the user held a seat in this game and gave it up (left, or lost it)."""
         return any(s.user_id == user_id and s.kind == "human" and s.left for s in self.seats)
-
-    def seats_message(self, conn: str) -> dict:
-        """What a connection is told of its own seats (the ``seats`` event, and ``join``)."""
-        user_id = self.connections.get(conn, "")
-        seats = self.seats_of(user_id)
-        self.told_seats[conn] = seats
-        return {"my_seats": seats, "spectator": not seats, "left_game": self.left_game(user_id)}
-
-    def seat_changes(self) -> list[tuple[str, dict]]:
-        """(connection, seats message) for every connection whose seats changed since it was
-        last told; forgets connections that are gone."""
-        for conn in [c for c in self.told_seats if c not in self.connections]:
-            del self.told_seats[conn]
-        return [(conn, self.seats_message(conn)) for conn, user_id in self.connections.items()
-                if self.told_seats.get(conn) != self.seats_of(user_id)]
 
     def connections_of(self, user_id: str) -> list[str]:
         """The user's connections in this room."""
@@ -155,112 +140,9 @@ class Room:
                 return name
         raise AssertionError("unreachable")
 
-    def summary(self) -> dict:
-        """The room object of the protocol (no cards, ever)."""
-        game = self.game
-        return {
-            "id": self.id, "code": self.code, "game": game.slug, "title": game.title,
-            "min_players": game.min_players, "max_players": game.max_players,
-            "host": self.host, "public": self.public, "status": self.status,
-            "seats": [self._seat_summary(i, s) for i, s in enumerate(self.seats)],
-            "spectators": len(self.spectators), "created": self.created, "round": self.round,
-            "removed": [{"user_id": u, "name": n} for u, n in self.removed.items()],
-            "turn_seconds": self.turn_seconds,
-            # A count as well as the time: the client's clock need not agree with ours.
-            "closes_at": self.closes_at,
-            "closes_in_ms": None if self.closes_at is None else max(0, self.closes_at - now_ms()),
-        }
-
-    def _seat_summary(self, index: int, seat: Seat) -> dict:
-        connected = seat.kind == "bot" or self.is_connected(seat.user_id)
-        ready = seat.ready or seat.kind != "human" or seat.user_id == self.host
-        return {"seat": index, "name": seat.name, "kind": seat.kind, "user_id": seat.user_id,
-                "level": seat.level, "connected": connected and not seat.left,
-                "ready": ready, "left": seat.left, "away": seat.away}
-
-    def state(self, seat: int | None, full_log: bool = False) -> dict:
-        """The state message for one seat (None: the spectator view), with the log lines of
-        the latest change (``full_log``: the whole log, for a connection that just joined)."""
-        m = self.match
-        if m is None:
-            raise LoungeError("bad_state", "No game has started in this room")
-        if full_log:
-            log = self.ensure_log().full(seat)
-        else:
-            log = self.log_news.get(seat) or {"log": [], "log_undone": []}
-        log_ = self.game_log
-        view = log_.view(seat) if log_ is not None and log_.match is m else m.view(seat)
-        return {"round": self.round, "seat": seat, "view": view,
-                "legal_moves": m.legal_moves(seat), "active_seats": m.active_seats,
-                "result": m.result, "version": m.version,
-                "can_undo": seat is not None and m.can_undo(seat),
-                "turn_timer": self.turn_timer(), **log}
-
-    def turn_timer(self) -> dict | None:
-        """The running turn's clock, for the clients to draw: whose turn, when it runs out
-        (server time, and milliseconds left now, as clocks differ), and whether a bot will
-        then play for a player who is away."""
-        if self.turn_deadline is None:
-            return None
-        seat = self.timed_seat()
-        if seat is None:
-            return None
-        return {"seat": seat, "ends_at": self.turn_deadline,
-                "ms_left": max(0, self.turn_deadline - now_ms()), "away": self.seats[seat].away}
-
     def names(self) -> list[str]:
         """The seats' names, in seat order."""
         return [s.name for s in self.seats]
-
-    def ensure_log(self) -> GameLog:
-        """The game log, written up to the match (from its start after a restart)."""
-        log = self.game_log
-        if log is None or not log.follows(self.round, self.match):
-            log = self.game_log = self._new_log()
-        elif log.match is not self.match:
-            log.advance(self.match, self.names(), self.stand_ins)
-        self._follow_spectators(log)
-        return log
-
-    def _new_log(self) -> GameLog:
-        return GameLog(self.round, self.match, self.names(), self.stand_ins, self.spectated())
-
-    def _follow_spectators(self, log: GameLog) -> None:
-        """Start the spectators' lines once a connection here sees the spectator view."""
-        if not log.spectated and self.spectated():
-            log.add_spectators(self.names(), self.stand_ins)
-
-    def update_log(self) -> None:
-        """Write the log up to the match; what each reader is told of it goes in
-        ``log_news`` (the new lines, or the whole log of a new game)."""
-        if self.match is None:
-            self.game_log, self.log_news = None, {}
-            return
-        log = self.game_log
-        if log is not None and log.follows(self.round, self.match):
-            self._follow_spectators(log)  # before this change's lines
-            self.log_news = log.advance(self.match, self.names(), self.stand_ins)
-            return
-        log = self.game_log = self._new_log()
-        self.log_news = {reader: log.full(reader) for reader in log.readers}
-
-    def deliveries(self, only: str | None = None, full_log: bool = False
-                   ) -> list[tuple[str, dict]]:
-        """(connection, state) pairs: every connection gets exactly its seats' states, or the
-        spectator view. ``only`` limits it to one connection."""
-        if self.match is None:
-            return []
-        cache: dict[int | None, dict] = {}
-        out = []
-        for conn, user_id in self.connections.items():
-            if only is not None and conn != only:
-                continue
-            seats: list[int | None] = list(self.seats_of(user_id)) or [None]
-            for seat in seats:
-                if seat not in cache:
-                    cache[seat] = self.state(seat, full_log)
-                out.append((conn, cache[seat]))
-        return out
 
     def mark(self) -> tuple[int, int]:
         """Where the table is: (round, match version). Any action changes it."""
@@ -493,40 +375,6 @@ class Room:
             allowed = ", ".join(f"{c} s" for c in choices)
             raise LoungeError("bad_request", f"The turn time can be {allowed}, or off")
         self.turn_seconds = seconds
-
-    def timed_seat(self) -> int | None:
-        """The seat whose turn runs against a clock now: a player's (not a bot's) turn, with a
-        turn time set or the player away. Slaps are never timed: only the turn itself."""
-        m = self.match
-        if m is None or self.status != PLAYING or m.result is not None:
-            return None
-        seat = m.ctx["current"]
-        if seat is None or seat in m.ctx["left"] or seat in self.bots:
-            return None
-        info = self.seats[seat]
-        if info.kind == "bot" or info.left or not (self.turn_seconds or info.away):
-            return None
-        return seat if self.turn_moves(seat) else None
-
-    def turn_moves(self, seat: int) -> list[dict]:
-        """The seat's legal moves that are its turn (not moves any seat may make, as slaps)."""
-        moves = self.game.moves
-        return [m for m in self.match.legal_moves(seat) if not moves[m["move"]].anyone]
-
-    def turn_key(self) -> tuple | None:
-        """What the turn clock is running for: the table's mark, the seat, and its away mark.
-        The clock is set again only when this changes."""
-        seat = self.timed_seat()
-        return None if seat is None else (self.mark(), seat, self.seats[seat].away,
-                                          self.turn_seconds)
-
-    def arm_turn(self, turn_seconds: float, away_seconds: float, key: tuple | None) -> None:
-        """Set the clock of the turn ``key`` names (None: no clock)."""
-        if key is None:
-            self.turn_deadline = None
-            return
-        seconds = away_seconds if key[2] else turn_seconds
-        self.turn_deadline = now_ms() + int(seconds * 1000)
 
     def back(self, user_id: str) -> None:
         """The player is back: their seats are no longer away."""

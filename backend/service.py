@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from itertools import count
 from typing import Protocol
 
+from . import views
 from .bots import BotRunner
 from .config import Config
 from .errors import LoungeError
 from .rooms import Lounge, Room, now_ms
 from .runtime import Runtime
-from .turns import TurnClock
+from .turns import TurnClock, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -85,24 +86,24 @@ class LoungeService:
         saved = self.store.start_save(room)
         moved = room.mark() != room.told_mark
         if moved:
-            room.update_log()
+            views.update_log(room)
         else:
             room.log_news = {}  # states sent again for a new clock carry no log lines
         clock = room.turn_deadline != room.told_deadline
-        deliveries = room.deliveries() if moved or clock else []
+        deliveries = views.deliveries(room) if moved or clock else []
         try:
             saved()
         except LoungeError:  # the room went back as it was saved: so do its log and clock
             room.game_log = None
-            room.turn_armed = room.turn_key()
+            room.turn_armed = turn_key(room)
             raise
         told: list[Told] = []
         if seats_changed:  # the seats first: the states may be about seats just changed
-            told.append((None, "room", room.summary()))
-            told += [(conn, "seats", seats) for conn, seats in room.seat_changes()]
+            told.append((None, "room", views.summary(room)))
+            told += [(conn, "seats", seats) for conn, seats in views.seat_changes(room)]
         told += [(conn, "state", state) for conn, state in deliveries]
         if not seats_changed and room.status != room.told_status:
-            told.append((None, "room", room.summary()))
+            told.append((None, "room", views.summary(room)))
         if told:
             self.notifier.tell(room, told)
         room.told_mark, room.told_status = room.mark(), room.status
@@ -113,7 +114,7 @@ class LoungeService:
     def send_states(self, room: Room, conn: str) -> None:
         """One connection's own states (after it joined), each with its whole game log."""
         self.notifier.tell(room, [(target, "state", state) for target, state
-                                  in room.deliveries(conn, full_log=True)])
+                                  in views.deliveries(room, conn, full_log=True)])
 
     def close_room(self, room: Room, reason: str) -> None:
         """Everyone gets ``closed``; the room and its code are gone. Lock held."""
@@ -129,17 +130,17 @@ class LoungeService:
         self.watch_unclaimed(room)
         with room.lock:
             self.commit(room, seats_changed=True)
-            return room.summary()
+            return views.summary(room)
 
     def room_summary(self, key: str) -> dict:
         """The room object of a room, by code or id."""
         room = self.lounge.find(key)
         with room.lock:
-            return room.summary()
+            return views.summary(room)
 
     def public_rooms(self, waiting: bool = True) -> list[dict]:
         """Public rooms still waiting for players (or, not ``waiting``, playing), newest first."""
-        return [room.summary() for room in self.lounge.public_rooms(waiting)]
+        return [views.summary(room) for room in self.lounge.public_rooms(waiting)]
 
     def resolve(self, key: str) -> str:
         """The id of the open room with this code or id; not_found otherwise."""
@@ -164,12 +165,12 @@ class LoungeService:
             self.absences.pop((room.id, caller.user_id), None)
             if caller.user_id == room.host:
                 room.closes_at = None
-            seats = room.seats_message(caller.conn)  # told in the answer, not as an event
+            seats = views.seats_message(room, caller.conn)  # told in the answer, not as an event
             self.commit(room, seats_changed=True)
             if again:  # ... but a connection already in the room is told as for any change
                 self.notifier.tell(room, [(caller.conn, "seats", seats)])
             self.send_states(room, caller.conn)
-            return {"room": room.summary(), **result, **seats,
+            return {"room": views.summary(room), **result, **seats,
                     "chat": self.lounge.chat_history(room)}
 
     def leave(self, caller: Caller, data: dict) -> None:

@@ -17,10 +17,39 @@ from shared_rules import make_bot
 
 from .config import Config
 from .errors import LoungeError
-from .rooms import Room, now_ms
+from .rooms import PLAYING, Room, now_ms
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
+
+
+def timed_seat(room: Room) -> int | None:
+    """The seat whose turn runs against a clock now: a player's (not a bot's) turn, with a turn
+    time set or the player away."""
+    m = room.match
+    if m is None or room.status != PLAYING or m.result is not None:
+        return None
+    seat = m.ctx["current"]
+    if seat is None or seat in m.ctx["left"] or seat in room.bots:
+        return None
+    info = room.seats[seat]
+    if info.kind == "bot" or info.left or not (room.turn_seconds or info.away):
+        return None
+    return seat if turn_moves(room, seat) else None
+
+
+def turn_moves(room: Room, seat: int) -> list[dict]:
+    """The seat's legal moves that are its turn (not moves any seat may make, as slaps)."""
+    moves = room.game.moves
+    return [m for m in room.match.legal_moves(seat) if not moves[m["move"]].anyone]
+
+
+def turn_key(room: Room) -> tuple | None:
+    """What the turn clock runs for: the table's mark, the seat, whether it is away, and the
+    turn time. The clock is set again only when this changes."""
+    seat = timed_seat(room)
+    return None if seat is None else (room.mark(), seat, room.seats[seat].away,
+                                      room.turn_seconds)
 
 
 class TurnClock:
@@ -36,17 +65,27 @@ class TurnClock:
     def arm(self, room: Room) -> None:
         """Set the clock for the turn being played, if that turn changed (lock held, before
         the room is saved)."""
-        key = room.turn_key()
+        key = turn_key(room)
         if key != room.turn_armed:
             room.turn_armed = key
-            room.arm_turn(room.turn_seconds, self.config.AWAY_PAUSE_SECONDS, key)
+            self._set_deadline(room, key)
 
     def keep(self, room: Room) -> None:
         """A room rebuilt from the database: its saved deadline stands (a restart does not
         give a turn more time); one is set if it has none."""
-        room.turn_armed = room.turn_key()
+        room.turn_armed = turn_key(room)
         if room.turn_deadline is None and room.turn_armed is not None:
-            room.arm_turn(room.turn_seconds, self.config.AWAY_PAUSE_SECONDS, room.turn_armed)
+            self._set_deadline(room, room.turn_armed)
+
+    def _set_deadline(self, room: Room, key: tuple | None) -> None:
+        """The deadline of the turn ``key`` names (None: no clock): the turn time, or a short
+        pause when the player is away."""
+        if key is None:
+            room.turn_deadline = None
+            return
+        away = key[2]
+        seconds = self.config.AWAY_PAUSE_SECONDS if away else room.turn_seconds
+        room.turn_deadline = now_ms() + int(seconds * 1000)
 
     def schedule(self, room: Room) -> None:
         """Wait for the room's turn deadline, if it has one nobody waits for yet."""
@@ -70,10 +109,10 @@ class TurnClock:
         with room.lock:
             if room.closed or room.turn_deadline != deadline:
                 return  # the turn was played, or its clock set again
-            seat = room.timed_seat()
+            seat = timed_seat(room)
             if seat is None:
                 return
-            legal = room.turn_moves(seat)
+            legal = turn_moves(room, seat)
             bot = make_bot(room.game.slug, "easy", secrets.randbits(32))
             choice = bot.choose(room.match.view(seat), legal) or legal[0]
             try:

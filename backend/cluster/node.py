@@ -30,6 +30,7 @@ import time
 import uuid
 from collections import OrderedDict
 
+from .. import views
 from ..errors import LoungeError
 from ..rooms import CODE_LENGTH, Room
 from ..service import Caller, LoungeService
@@ -377,7 +378,7 @@ class ClusterNode:
         for room in rooms:
             with room.lock:
                 self.service.resume(room)
-                self.service.notifier.tell(room, [(None, "room", room.summary())])
+                self.service.notifier.tell(room, [(None, "room", views.summary(room))])
         log.info("took over %d rooms", len(rooms))
         if rooms:
             self.bus.to_all({"k": "moved", "rooms": [r.id for r in rooms], "owner": self.node})

@@ -8,6 +8,7 @@ import sys
 import pytest
 from marshmallow import ValidationError
 
+from backend import views
 from backend.api import STATUS
 from backend.auth import TokenSigner, bearer_token
 from backend.config import Config, from_env
@@ -16,6 +17,7 @@ from backend.ratelimit import KeyedLimiter, TokenBucket
 from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING, Lounge
 from backend.schemas import SOCKET_SCHEMAS, Remembered
 from backend.store import MemoryRoomStore
+from backend.turns import timed_seat, turn_moves
 from backend.wire import OrjsonCodec
 
 HOST, GUEST, OTHER = "host-id-0000-0000-0000-000000000000", "guest", "other"
@@ -46,7 +48,7 @@ def test_a_guest_gets_a_seat_then_the_full_room_makes_spectators():
     assert room.attach("c1", GUEST, "Linus", False) == {"seats": [1], "spectator": False}
     assert room.attach("c2", OTHER, "Zoe", False) == {"seats": [], "spectator": True}
     assert room.attach("c3", GUEST, None, True) == {"seats": [1], "spectator": False}
-    summary = room.summary()
+    summary = views.summary(room)
     assert summary["spectators"] == 1 and [s["name"] for s in summary["seats"]] == ["Ada", "Linus"]
 
 
@@ -73,7 +75,7 @@ def test_deliveries_send_each_connection_only_its_seats():
     room.attach("c2", OTHER, "Zoe", True)
     room.set_ready(GUEST, True)
     room.start(HOST, seed=3)
-    sent = {(conn, state["seat"]) for conn, state in room.deliveries()}
+    sent = {(conn, state["seat"]) for conn, state in views.deliveries(room)}
     assert sent == {("c-host", 0), ("c1", 1), ("c2", None)}
 
 
@@ -84,11 +86,11 @@ def test_the_spectators_log_is_written_once_someone_sees_it_from_the_games_start
     room.start(HOST, seed=3)
     for cell, user in ((4, HOST), (0, GUEST)):
         room.move(user, "place", [cell])
-        room.update_log()
+        views.update_log(room)
     assert None not in room.game_log.readers and None not in room.log_news
     room.attach("c2", OTHER, "Zoe", True)  # a spectator comes: its lines from the start
     room.move(HOST, "place", [8])
-    room.update_log()
+    views.update_log(room)
     expected = ["The game begins", "Ada put X in the centre", "Linus put O in the top left",
                 "Ada put X in the bottom right"]
     assert [line["text"] for line in room.game_log.lines[None]] == expected
@@ -96,7 +98,7 @@ def test_the_spectators_log_is_written_once_someone_sees_it_from_the_games_start
     assert room.game_log.lines[None] == room.game_log.lines[0] == room.game_log.lines[1]
     room.detach("c2")  # gone again: the lines go on being written, for whoever comes next
     room.move(GUEST, "place", [2])
-    room.update_log()
+    views.update_log(room)
     assert len(room.game_log.lines[None]) == 5
 
 
@@ -271,12 +273,12 @@ def test_slapjack_times_the_turn_never_a_slap():
     room.set_turn_time(HOST, 30, (30, 60, 120))
     room.start(HOST, seed=3)
     seat = room.match.ctx["current"]
-    assert room.timed_seat() == seat and room.match.legal_moves(seat)
-    assert {m["move"] for m in room.turn_moves(seat)} == {"play"}
+    assert timed_seat(room) == seat and room.match.legal_moves(seat)
+    assert {m["move"] for m in turn_moves(room, seat)} == {"play"}
     assert any(m["move"] == "slap" for m in room.match.legal_moves(seat))
     while room.match.ctx["current"] != 2:  # the bot's turn is not timed
         room.apply_seat(room.match.ctx["current"], "play", [])
-    assert room.timed_seat() is None
+    assert timed_seat(room) is None
     with pytest.raises(LoungeError) as err:
         room.set_turn_time(GUEST, 60, (30, 60, 120))
     assert code_of(err) == "forbidden"
