@@ -9,6 +9,7 @@ from flask import Flask
 from flask_cors import CORS
 from flask_socketio import SocketIO
 
+from . import bad_packets, speedups
 from .api import api, register_error_handlers
 from .auth import TokenSigner
 from .cluster import ClusterBus, ClusterNode, ClusterNotifier, Directory, LeaseBook, new_node_id
@@ -25,16 +26,7 @@ from .service import LoungeService
 from .sockets import LoungeSockets, SocketNotifier
 from .store import HistoryStore
 from .web import web
-from .wire import (
-    LoungeJSONProvider,
-    TextPacket,
-    end_on_unreadable_frames,
-    guard_polling_posts,
-    refuse_bad_packets,
-    send_batches_whole,
-    unmask_quickly,
-    untimed_writer_waits,
-)
+from .wire import LoungeJSONProvider, TextPacket
 
 
 class Rooms(Protocol):
@@ -121,7 +113,8 @@ def create_app(config: Config | None = None) -> Flask:
 
 def _socketio(app: Flask, config: Config, bus: ClusterBus | None) -> SocketIO:
     """The app's Socket.IO server (on the cluster's bus, if any), with the lounge's changes to
-    what its transport reads and writes (see :mod:`backend.wire`)."""
+    what its transport reads and writes (:mod:`backend.wire`, :mod:`backend.bad_packets`,
+    :mod:`backend.speedups`)."""
     # async_handlers=False: a connection's events run in its own reader greenlet, one after the
     # other in arrival order, instead of spawning a task per event (which cost a third of a move).
     socketio = SocketIO(
@@ -129,12 +122,8 @@ def _socketio(app: Flask, config: Config, bus: ClusterBus | None) -> SocketIO:
         max_http_buffer_size=config.MAX_MESSAGE_BYTES, logger=False, engineio_logger=False,
         serializer=TextPacket, manage_session=False, async_handlers=False,
         **({"client_manager": bus} if bus else {}))
-    refuse_bad_packets(socketio.server)
-    guard_polling_posts(socketio.server)
-    end_on_unreadable_frames(socketio.server)
-    untimed_writer_waits(socketio.server)
-    unmask_quickly(socketio.server)
-    send_batches_whole(socketio.server)
+    bad_packets.guard(socketio.server)
+    speedups.speed_up(socketio.server)
     return socketio
 
 

@@ -114,7 +114,7 @@ class GuardedProtocol(eventlet.wsgi.HttpProtocol):
 
     def setup(self) -> None:
         """Buffers for the connection; its green thread knows its socket (see
-        :func:`backend.wire.refuse_bad_packets`, which hangs up on a client)."""
+        :func:`backend.bad_packets.refuse_bad_packets`, which hangs up on a client)."""
         super().setup()
         getcurrent().lounge_connection = self.connection
 

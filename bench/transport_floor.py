@@ -40,7 +40,8 @@ import socketio  # noqa: E402
 
 from backend.edge import Edge  # noqa: E402
 from backend.serve import settle_garbage_collector  # noqa: E402
-from backend.wire import TextPacket, event_packet, untimed_writer_waits  # noqa: E402
+from backend.speedups import untimed_writer_waits  # noqa: E402
+from backend.wire import TextPacket, event_packet  # noqa: E402
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 PAD = "x" * 520  # brings a state to about 690 bytes of JSON, as the lounge's are
