@@ -231,8 +231,12 @@ def end_if(G: dict, ctx: dict) -> dict | None:
 
 
 def view(v: dict, seat: int | None) -> dict:
+    hand = v["hands"]
     return {"max_total": MAX_TOTAL, "hand_size": HAND_SIZE,
-            "last_card": None if v["last"] is None else v["last"]["card"]}
+            "last_card": None if v["last"] is None else v["last"]["card"],
+            # So that a client can say "add 10" without knowing what a card is worth.
+            "signed_amounts": None if hand is None else {
+                card: EFFECTS[card][1] for card in hand if EFFECTS[card][0] == "signed"}}
 
 
 def determinize(v: dict, t: Turn) -> dict:

@@ -410,6 +410,13 @@ def test_a_seat_sees_its_own_hand_and_only_counts_of_the_rest():
 def test_the_spectator_sees_no_hand():
     v = at(table([["2H"], ["3H"]], last="KS")).view(None)
     assert v["hands"] is None and v["hands_count"] == [1, 1] and cards_in(v) == {"KS"}
+    assert v["signed_amounts"] is None
+
+
+def test_a_seat_is_told_what_its_tens_and_queens_add_or_subtract():
+    v = at(table([["10H", "QS", "7C"], ["QD"]], total=40)).view(0)
+    assert v["signed_amounts"] == {"10H": 10, "QS": 20}
+    assert at(table([["2H"], ["QD"]])).view(0)["signed_amounts"] == {}
 
 
 def test_only_the_last_card_played_is_shown():
