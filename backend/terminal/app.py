@@ -48,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= len(name) <= 32:
         print("Your name must be 1 to 32 characters.", file=sys.stderr)
         return 2
+    if args.join is not None and not args.join.strip():
+        print("Say which room to join: --join CODE, with the code the host shares.",
+              file=sys.stderr)
+        return 2
     games: dict = {}
     try:
         rest = Rest(args.server)
@@ -187,7 +191,7 @@ class App:
         elif item.kind == "connect_error":
             self.on_connect_error(item.data)
         elif item.kind == "ack":
-            self.on_ack(item.event or "", item.data)
+            self.on_ack(item.event or "", item.data, item.sent)
         elif item.kind == "room":
             model.on_room(item.data)
         elif item.kind == "seats":
@@ -221,13 +225,15 @@ class App:
                 and time.monotonic() - self.join_sent_at > JOIN_TIMEOUT):
             self._finish(1, "The server did not answer the join in time.")
 
-    def on_ack(self, event: str, reply: object) -> None:
+    def on_ack(self, event: str, reply: object, sent: object = None) -> None:
         if not isinstance(reply, dict):
             self.model.note(f"The server gave no clear answer to {event}", "error")
             return
         if reply.get("ok") is True:
             if event == "join":
                 self._joined(reply)
+            else:
+                self._done(event, sent if isinstance(sent, dict) else {})
             return
         err = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         message = clean(err.get("message"), 200) or f"The server refused {event}"
@@ -235,6 +241,15 @@ class App:
             self._finish(1, f"Cannot join room {clean(self.code, 12)}: {message}")
             return
         self.model.note(message, "error")
+
+    def _done(self, event: str, sent: dict) -> None:
+        """Say what a command did when nothing else on the screen shows it."""
+        if event == "set_turn_time":
+            seconds = sent.get("seconds")
+            self.model.note(f"Turn time set to {seconds} s" if seconds else "Turn time off",
+                            "good")
+        elif event == "back":
+            self.model.note("Welcome back: you play your own turns again", "good")
 
     def _joined(self, reply: dict) -> None:
         first = not self.joined

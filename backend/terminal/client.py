@@ -37,6 +37,7 @@ class Incoming:
     kind: str
     data: Any = None
     event: str | None = None  # for acks: the event that was acknowledged
+    sent: Any = None  # for acks: the payload that was sent with it
 
 
 def normalise_url(url: str) -> str:
@@ -157,7 +158,7 @@ class Link:
             return False
 
         def ack(*reply: Any) -> None:
-            self.inbox.put(Incoming("ack", _first(reply), event))
+            self.inbox.put(Incoming("ack", _first(reply), event, data))
 
         try:
             self.sio.emit(event, data, callback=ack)

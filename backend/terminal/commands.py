@@ -16,7 +16,8 @@ HELP = (
     "/quit  leave the room (Ctrl-C too)",
     "/turntime SECONDS|off  the turn time   /standin SEAT  a bot plays for a player who is gone"
     "   (host only)",
-    "Slapjack: with nothing typed, s slaps at once and the space bar plays your card.",
+    "Slapjack: with nothing typed, s slaps at once and the space bar plays your card (so type "
+    "/say first to chat a line that starts with s).",
 )
 
 

@@ -47,6 +47,7 @@ class Model:
         self.my_seats: list[int] = []
         self.spectator = False
         self.left_game = False  # I gave up (or lost) my seat in this game: I watch it
+        self.away = False  # a bot plays my turns (the room says so): told once each time
         self.game_log: list[tuple] = []  # (round, version, text) of the log lines shown
         self.clock: tuple[int, float, bool] | None = None  # (seat, monotonic end, away)
         self.closes_at: float | None = None  # the host is away: the room closes then
@@ -133,10 +134,20 @@ class Model:
         people = self._people()
         self.room = data
         self._host_away(data.get("closes_in_ms"))
+        self._check_away()
         if before is not None:
-            self._tell_people(people, self._people())
+            self._tell_people(people, self._people(), in_game=before == "playing")
             if before != self.status:
                 self._status_changed(before)
+
+    def _check_away(self) -> None:
+        """Say once that a bot plays my turns, when the room first marks a seat of mine away
+        (again only after I was back)."""
+        away = any(s.get("away") is True for s in self.seats() if s.get("seat") in self.my_seats)
+        if away and not self.away:
+            self.note("You are away: a bot plays your turns. Type /back when you are back.",
+                      "error")
+        self.away = away
 
     def _host_away(self, left_ms: Any) -> None:
         """The host lost their connection: say when the room closes (the host is not told)."""
@@ -169,6 +180,7 @@ class Model:
         self.left_game = bool(data.get("left_game"))
         for seat in [s for s in self.states if s is not None and s not in self.my_seats]:
             del self.states[seat]  # a seat no longer mine is never drawn as mine
+        self._check_away()
         if self.joined and was_playing and self.spectator:
             self.note(LEFT_GAME if self.left_game else "You are now a spectator")
 
@@ -178,20 +190,24 @@ class Model:
                 "left" if s.get("left") else "here" if s.get("connected") else "away"
                 for s in self.seats()}
 
-    def _tell_people(self, before: dict[tuple, str], after: dict[tuple, str]) -> None:
+    def _tell_people(self, before: dict[tuple, str], after: dict[tuple, str],
+                     in_game: bool = False) -> None:
+        """Who sat down, left or lost their connection. A player who leaves during a game is
+        said by the game log (``in_game``), so not here."""
         words = {(None, "here"): "sat down", ("here", None): "left the table",
                  ("away", None): "left the table", ("here", "away"): "lost their connection",
                  ("away", "here"): "is back", ("here", "left"): "left the game",
                  ("away", "left"): "left the game"}
         for key in sorted({*before, *after}, key=str):
             change = words.get((before.get(key), after.get(key)))
+            if in_game and after.get(key) == "left":
+                continue
             if change and key[1] != self.user_id:
                 self.note(f"{key[2]} {change}", "game")
 
     def _status_changed(self, before: str) -> None:
         if self.status == "playing":
-            self.states.clear()  # a new game: its versions start again from 0
-            self.note("The game has started", "good")
+            self.states.clear()  # a new game (the game log says it begins): versions from 0
         elif self.status == "waiting" and before != "waiting":
             self.states.clear()
 
@@ -222,12 +238,8 @@ class Model:
         self.states[seat] = data
         timer = data.get("turn_timer")
         if isinstance(timer, dict) and _int(timer.get("seat")) and _int(timer.get("ms_left")):
-            was_away = self.clock is not None and self.clock[2]
             self.clock = (timer["seat"], time.monotonic() + timer["ms_left"] / 1000,
                           timer.get("away") is True)
-            if self.clock[2] and not was_away and timer["seat"] in self.my_seats:
-                self.note("You are away: a bot plays your turns. Type /back when you are back.",
-                          "error")
         elif "turn_timer" in data:
             self.clock = None
         if seat == self._story_seat():
@@ -257,8 +269,16 @@ class Model:
             kept = [line for line in self.lines if line.log not in gone]
             self.lines.clear()
             self.lines.extend(kept)
+        if gone and data.get("log_full") is not True:
+            self.note(f"{self._taker(data)} took back a move", "game")
         for key in new:
             self.lines.append(Line(key[2], None, "game", log=key[:2]))
+
+    def _taker(self, data: dict) -> str:
+        """Who took a move back: a take-back gives the turn back to them."""
+        view = data.get("view")
+        current = view.get("current") if isinstance(view, dict) else None
+        return self.seat_name(current) if _int(current) else "A player"
 
     def on_chat(self, data: Any, quiet_errors: bool = False) -> None:
         if not isinstance(data, dict) or not isinstance(data.get("text"), str):

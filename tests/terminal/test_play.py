@@ -31,9 +31,14 @@ def start_two(terms, server, game: str) -> tuple[Term, Term, str]:
     bob.line("/ready")
     ada.wait(r"Bob\s+human\s+ready")
     ada.line("/start")
-    ada.wait("The game has started")
-    bob.wait("The game has started")
+    ada.wait("The game begins")
+    bob.wait("The game begins")
     return ada, bob, code
+
+
+def messages(screen: str) -> str:
+    """The message pane of a screen (and the input line)."""
+    return screen.split(" messages\n", 1)[-1]
 
 
 def test_room_chat_and_a_whole_tic_tac_toe_game(terms, server):
@@ -77,6 +82,62 @@ def test_room_chat_and_a_whole_tic_tac_toe_game(terms, server):
     for term in (bob, cy):
         term.wait("The room was closed: the host left")
         assert term.exit_status() == 0
+
+
+def test_the_start_of_a_game_is_said_once(terms, server):
+    ada, bob, _ = start_two(terms, server, "tic-tac-toe")
+    for term in (ada, bob):
+        pane = messages(term.settle())
+        assert pane.count("The game begins") == 1 and "has started" not in pane, pane
+
+
+def test_a_guest_who_quits_mid_game_is_said_once(terms, server):
+    ada, bob, _ = start_two(terms, server, "tic-tac-toe")
+    bob.line("/quit")
+    assert bob.exit_status() == 0
+    ada.wait("Ada wins!")
+    pane = messages(ada.settle())
+    assert pane.count("Bob left the game") == 1, pane
+
+
+def test_a_take_back_says_who_took_it(terms, server):
+    ada, bob, _ = start_two(terms, server, "tic-tac-toe")
+    ada.line("1")
+    bob.wait("Ada put X in the top left")
+    ada.line("/undo")
+    for term in (ada, bob):
+        term.wait("Ada took back a move")
+        assert "Ada put X" not in messages(term.settle())
+
+
+def test_away_is_said_once_and_turntime_and_back_say_what_they_did(terms, server):
+    """Ada lets her turns run out: a bot plays them, and she is told once, not every turn."""
+    ada, _ = host_room(terms, server, "crazy-eights")
+    ada.line("/bot easy")
+    ada.wait(r"Bot 1 \(easy\)\s+bot, easy")
+    ada.line("/turntime 1")
+    ada.wait("Turn time set to 1 s")
+    ada.line("/start")
+    pane = messages(ada.wait(r"(?s)You are away.*who is away.*who is away", timeout=30).string)
+    assert pane.count("You are away") == 1, pane
+    ada.line("/back")
+    ada.wait("Welcome back: you play your own turns again")
+    again = ada.wait(r"(?s)Welcome back.*(You are away|wins!|The game is a draw)", timeout=30)
+    if again.group(1) != "You are away":  # the game ended first: the next one will do
+        ada.line("/rematch")
+        ada.wait(r"(?s)Welcome back.*You are away", timeout=30)
+    ada.line("/turntime off")
+    ada.wait("Turn time off")
+    ada.line("/quit")
+    assert ada.exit_status() == 0
+
+
+def test_an_empty_room_code_is_said_before_any_screen(terms, server):
+    for code in ("", "   "):
+        term = terms("--server", server.url, "--join", code, "--name", "Eve")
+        assert term.exit_status() == 2
+        assert "Say which room to join: --join CODE" in term.raw
+        assert "Gaming Lounge" not in term.raw and "\x1b[2J" not in term.raw
 
 
 def test_ctrl_c_is_a_key_even_where_sigint_is_ignored(terms, server):

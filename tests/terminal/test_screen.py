@@ -313,14 +313,15 @@ def test_the_message_pane_shows_the_log_the_server_writes():
     match = match.apply(0, "place", 4)
     model.on_state(told(log, match, 1))
     assert story_of(model) == ["The game begins", "Ada put X in the centre"]
-    match = match.undo(0)  # a take-back removes its line from the pane
+    match = match.undo(0)  # a take-back removes its line from the pane, and says who took it
     model.on_state(told(log, match, 1))
-    assert story_of(model) == ["The game begins"]
+    assert story_of(model) == ["The game begins", "Ada took back a move"]
     match = match.apply(0, "place", 0)
     model.on_state(told(log, match, 1))
     # A reconnect sends the whole log again: nothing is said twice.
     model.on_state(state(match, 1) | log.full(1))
-    assert story_of(model) == ["The game begins", "Ada put X in the top left"]
+    assert story_of(model) == ["The game begins", "Ada took back a move",
+                               "Ada put X in the top left"]
 
     match = new_match("poker99", num_players=2, seed=3)
     model = model_for(match, 1)
@@ -330,6 +331,67 @@ def test_the_message_pane_shows_the_log_the_server_writes():
     model.on_state(told(log, match, 1))
     assert story_of(model)[-1].startswith("Ada played ")
     assert story_of(model)[-1].endswith(f": total {match.view(1)['total']}")
+
+
+def test_a_game_start_is_said_in_one_line():
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    model = new_model()
+    model.on_room(room("tic-tac-toe", 2, "waiting"))
+    model.on_seats({"my_seats": [0], "spectator": False})
+    model.on_room(room("tic-tac-toe", 2, "playing"))
+    model.on_state(state(match, 0) | GameLog(1, match, ["Ada", "Bob"]).full(0))
+    assert [line.text for line in model.lines] == ["The game begins"]
+
+
+def test_a_player_who_leaves_is_said_once():
+    """During a game the game log says it; after the game (no log line) the client does."""
+    match = new_match("tic-tac-toe", num_players=2, seed=1).apply(0, "place", 4)
+    model = model_for(match, 0)
+    log = GameLog(1, match, ["Ada", "Bob"])
+    playing = room("tic-tac-toe", 2)
+    playing["seats"][1].update(kind="human", user_id="bob")
+    model.on_room(playing)
+    gone = json.loads(json.dumps(playing))
+    gone["seats"][1]["left"] = True
+    model.on_room(gone | {"status": "finished"})  # Bob quit: Ada wins
+    match = match.drop(1)
+    model.on_state(told(log, match, 0))
+    assert story_of(model).count("Bob left the game") == 1
+    assert story_of(model)[-1] == "Ada wins!"
+
+    after = new_model()
+    after.on_room(playing | {"status": "finished"})
+    after.on_seats({"my_seats": [0], "spectator": False})
+    after.on_room(gone | {"status": "finished"})
+    assert story_of(after) == ["Bob left the game"]
+
+
+def test_you_are_away_is_said_once_each_time_you_become_away():
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    model = model_for(match, 0)
+    here, away = room("tic-tac-toe", 2), room("tic-tac-toe", 2)
+    away["seats"][0]["away"] = True
+    mine = {"seat": 0, "ends_at": 1, "ms_left": 3_000, "away": True}
+    bots = {"seat": 1, "ends_at": 1, "ms_left": 3_000, "away": False}
+
+    def turns() -> None:  # my turns (a bot plays them) and the other seat's, in turn
+        for timer in (bots, mine, bots, mine):
+            model.on_state(state(match, 0) | {"turn_timer": timer})
+
+    model.on_room(away)
+    turns()
+    said = [line.text for line in model.lines if line.text.startswith("You are away")]
+    assert said == ["You are away: a bot plays your turns. Type /back when you are back."]
+    model.on_room(here)  # back (a move, or /back), then away again
+    turns()
+    model.on_room(away)
+    turns()
+    assert sum(line.text.startswith("You are away") for line in model.lines) == 2
+
+
+def test_help_says_how_to_chat_a_slapjack_line_starting_with_s():
+    slapjack = [line for line in commands.HELP if line.startswith("Slapjack")]
+    assert len(slapjack) == 1 and "/say" in slapjack[0] and "starts with s" in slapjack[0]
 
 
 def test_the_message_pane_tells_who_comes_and_goes():
