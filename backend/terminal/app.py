@@ -250,6 +250,9 @@ class App:
                             "good")
         elif event == "back":
             self.model.note("Welcome back: you play your own turns again", "good")
+        elif event == "stand_in":
+            name = self.model.seat_name(sent.get("seat"))
+            self.model.note(f"A bot plays for {name} until they are back", "good")
 
     def _joined(self, reply: dict) -> None:
         first = not self.joined

@@ -13,6 +13,7 @@ import pytest
 
 from backend.gamelog import GameLog
 from backend.terminal import commands
+from backend.terminal.app import App
 from backend.terminal.keys import BACKSPACE, ENTER, INTERRUPT, KILL, Keyboard, LineEditor
 from backend.terminal.model import Model
 from backend.terminal.render import card_text, frame
@@ -451,6 +452,23 @@ def test_the_turn_clock_the_host_grace_and_the_new_commands():
     assert commands.parse("/turntime off", model).payload == {"seconds": 0}
     assert commands.parse("/turntime soon", model).kind == "note"
     assert commands.parse("/standin 1", model).payload == {"seat": 1}
+
+
+def test_the_host_s_commands_say_what_they_did():
+    """/turntime, /back and /standin are answered only {"ok": true}: the client says what it
+    asked for, once the server agreed."""
+    model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
+    app = App(model, link=None, inbox=None, code="ABCDEF", name="Ada", spectate=False)
+    app.on_ack("set_turn_time", {"ok": True}, {"seconds": 60})
+    app.on_ack("set_turn_time", {"ok": True}, {"seconds": 0})
+    app.on_ack("back", {"ok": True}, {})
+    app.on_ack("stand_in", {"ok": True}, {"seat": 1})
+    app.on_ack("stand_in", {"ok": False, "error": {"code": "bad_state",
+                                                    "message": "Bob is here"}}, {"seat": 1})
+    said = [line.text for line in model.lines]
+    assert said[-5:] == ["Turn time set to 60 s", "Turn time off",
+                         "Welcome back: you play your own turns again",
+                         "A bot plays for Bob until they are back", "Bob is here"]
 
 
 CRAZY = {"slug": "crazy-test", "title": "Crazy Test", "summary": "", "min_players": 2,
