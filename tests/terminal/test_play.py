@@ -18,6 +18,13 @@ def host_room(terms, server, game: str, name: str = "Ada", **options) -> tuple[T
     return host, code
 
 
+def add_bots(host: Term, count: int = 1) -> None:
+    """The host adds easy bots, and sees the last one seated."""
+    for _ in range(count):
+        host.line("/bot easy")
+    host.wait(rf"Bot {count} \(easy\)\s+bot, easy")
+
+
 def join(terms, server, code: str, name: str, *extra: str) -> Term:
     term = terms("--server", server.url, "--join", code, "--name", name, *extra)
     term.wait("You joined room")
@@ -113,8 +120,7 @@ def test_a_take_back_says_who_took_it(terms, server):
 def test_away_is_said_once_and_turntime_and_back_say_what_they_did(terms, server):
     """Ada lets her turns run out: a bot plays them, and she is told once, not every turn."""
     ada, _ = host_room(terms, server, "crazy-eights")
-    ada.line("/bot easy")
-    ada.wait(r"Bot 1 \(easy\)\s+bot, easy")
+    add_bots(ada)
     ada.line("/turntime 1")
     ada.wait("Turn time set to 1 s")
     ada.line("/start")
@@ -210,8 +216,7 @@ def test_a_whole_slapjack_game_with_single_key_slaps(terms, server):
 
 def test_host_adds_a_bot_and_plays_nine_locks_moves(terms, server):
     ada, code = host_room(terms, server, "nine-locks")
-    ada.line("/bot easy")
-    ada.wait(r"Bot 1 \(easy\)\s+bot, easy")
+    add_bots(ada)
     ada.line("/start")
     ada.wait("Your turn")
     screen = ada.screen()
@@ -294,9 +299,7 @@ def table_of(screen: str) -> str:
 
 def test_a_whole_crazy_eights_game_against_two_bots(terms, server):
     ada, _ = host_room(terms, server, "crazy-eights")
-    for _ in range(2):
-        ada.line("/bot easy")
-    ada.wait(r"Bot 2 \(easy\)\s+bot, easy")
+    add_bots(ada, 2)
     ada.line("/start")
     ada.wait("Your turn")
     screen = ada.screen()
