@@ -5,12 +5,14 @@ import { RulesDialog } from "./RulesDialog";
 describe("the rules over the table", () => {
   afterEach(() => vi.unstubAllGlobals());
 
+  // The server's /api/games answer.
+  const serve = () => vi.stubGlobal("fetch", async () => new Response(JSON.stringify({
+    games: [{ slug: "poker99", title: "Poker 99", min_players: 2, max_players: 6, rules: "# Poker 99\n\nKeep the total at 99 or under." }],
+    bot_levels: ["easy"],
+  }), { status: 200 }));
+
   it("shows the table's game's rules, a new-tab link, and closes on Escape or its button", async () => {
-    // The server's /api/games answer.
-    vi.stubGlobal("fetch", async () => new Response(JSON.stringify({
-      games: [{ slug: "poker99", title: "Poker 99", min_players: 2, max_players: 6, rules: "# Poker 99\n\nKeep the total at 99 or under." }],
-      bot_levels: ["easy"],
-    }), { status: 200 }));
+    serve();
     const close = vi.fn();
     render(<RulesDialog slug="poker99" onClose={close} />);
     const dialog = await screen.findByRole("dialog", { name: "Rules of Poker 99" });
@@ -21,5 +23,23 @@ describe("the rules over the table", () => {
     expect(close).toHaveBeenCalledTimes(1);
     fireEvent.click(screen.getByRole("button", { name: "Back to the table" }));
     expect(close).toHaveBeenCalledTimes(2);
+  });
+
+  it("keeps Tab inside while open, and gives focus back to what opened it", async () => {
+    serve();
+    render(<a href="/rules">Rules</a>);
+    const opener = screen.getByRole("link", { name: "Rules" });
+    opener.focus();
+    const { unmount } = render(<RulesDialog slug="poker99" onClose={vi.fn()} />);
+    await screen.findByRole("dialog", { name: "Rules of Poker 99" });
+    const newTab = screen.getByRole("link", { name: "Open in a new tab" });
+    const back = screen.getByRole("button", { name: "Back to the table" });
+    expect(back).toHaveFocus();
+    fireEvent.keyDown(back, { key: "Tab" });
+    expect(newTab).toHaveFocus();
+    fireEvent.keyDown(newTab, { key: "Tab", shiftKey: true });
+    expect(back).toHaveFocus();
+    unmount();
+    expect(opener).toHaveFocus();
   });
 });

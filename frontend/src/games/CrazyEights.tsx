@@ -3,13 +3,13 @@ import { Card } from "../components/Card";
 import { cardName } from "../lib/cards";
 import type { LegalMove } from "../lib/types";
 import { FaceDownHand, PlayerBox } from "./PlayerBox";
-import { fromOffset, movesNamed, othersAround, seatName, type BoardProps } from "./types";
+import { fromOffset, movesNamed, othersAround, seatName, whose, type BoardProps } from "./types";
 
-const SUITS: Record<string, { name: string; one: string; symbol: string; red: boolean }> = {
-  S: { name: "spades", one: "spade", symbol: "♠", red: false },
-  H: { name: "hearts", one: "heart", symbol: "♥", red: true },
-  D: { name: "diamonds", one: "diamond", symbol: "♦", red: true },
-  C: { name: "clubs", one: "club", symbol: "♣", red: false },
+const SUITS: Record<string, { name: string; symbol: string; red: boolean }> = {
+  S: { name: "spades", symbol: "♠", red: false },
+  H: { name: "hearts", symbol: "♥", red: true },
+  D: { name: "diamonds", symbol: "♦", red: true },
+  C: { name: "clubs", symbol: "♣", red: false },
 };
 
 const suitInk = (suit: string): string => (SUITS[suit]?.red ? "#c62828" : "#1b1b1f");
@@ -62,7 +62,7 @@ export function CrazyEights(props: BoardProps): ReactElement {
   const hand = (view.hands as string[] | null) ?? null;
   const counts = (view.hands_count as number[]) ?? [];
   const top = view.top as string;
-  const suit = (view.suit as string) ?? top?.slice(-1);
+  const suit = view.suit as string;
   const stock = (view.stock_count as number) ?? 0;
   const under = (view.discards_count as number) ?? 0;
   const drawn = (view.drawn as string | null) ?? null;
@@ -82,6 +82,8 @@ export function CrazyEights(props: BoardProps): ReactElement {
   };
   const eightOnTop = top?.startsWith("8");
   const follow = SUITS[suit];
+  // Read out when the suit changes: the dial itself is a picture.
+  const followText = follow ? `Suit to follow: ${follow.name}${eightOnTop ? " (named with the 8)" : ""}` : "";
   const lastSeat = (view.last as { seat: number } | null)?.seat ?? mover;
   const offset = fromOffset(lastSeat, seat) as CSSProperties;
   const myTurn = seat !== null && view.current === seat && !view.result;
@@ -91,7 +93,7 @@ export function CrazyEights(props: BoardProps): ReactElement {
     if (view.stage === "drawn") {
       hint = byCard.size > 0 ? `You drew ${theCard(drawn)}: play it, or pass.` : `You drew ${theCard(drawn)}: it does not fit, so pass.`;
     } else if (byCard.size > 0) {
-      hint = `Play a glowing card: a ${follow?.one ?? suit}${eightOnTop ? "" : `, a ${top.slice(0, -1)}`} or an 8${draw ? ", or draw" : ""}.`;
+      hint = draw ? "Choose a glowing card to play, or draw." : "Choose a glowing card to play.";
     } else if (draw) {
       hint = "Nothing fits: draw a card.";
     } else if (pass) {
@@ -131,11 +133,11 @@ export function CrazyEights(props: BoardProps): ReactElement {
                   label={`Top of the discard pile: ${cardName(top)}`} testId="top-card" />
               )}
               {follow && (
-                <div role="status" aria-label={`Suit to follow: ${follow.name}${eightOnTop ? " (named with the 8)" : ""}`}
-                  data-testid="suit" className="total-dial"
+                <div role="status" aria-label={followText} data-testid="suit" className="total-dial"
                   style={{ position: "absolute", right: -32, bottom: -12, width: 62, height: 62, borderWidth: 4, zIndex: 2,
                     borderColor: eightOnTop ? "#4fc3f7" : undefined }}>
                   <strong aria-hidden="true" style={{ color: suitInk(suit), fontSize: "2rem" }}>{follow.symbol}</strong>
+                  <span className="visually-hidden">{followText}</span>
                 </div>
               )}
             </div>
@@ -151,14 +153,14 @@ export function CrazyEights(props: BoardProps): ReactElement {
 
       {seat !== null && (
         <div className={`me-area ${myTurn ? "is-turn" : ""}`} role="group"
-          aria-label={`${seatName(seats, seat)}'s hand`}>
+          aria-label={`${seatName(seats, seat)}'s hand`} tabIndex={-1}>
           {choosing && canAct && (
             <SuitChooser card={choosing} moves={byCard.get(choosing) ?? []}
               onPick={(m) => play("play", m.args)} onCancel={() => setChoosing(null)} />
           )}
           <p className="hint" aria-live="polite">{hint}</p>
           <h3>
-            {owner ? `${owner}’s hand` : "Your hand"}
+            {whose(owner, "hand")}
             <span className="pill">{counts[seat] ?? 0} card{counts[seat] === 1 ? "" : "s"}</span>
           </h3>
           <div className="hand">
@@ -168,7 +170,7 @@ export function CrazyEights(props: BoardProps): ReactElement {
                     disabled={!(canAct && byCard.has(code))} onSelect={() => pick(code)}
                     style={code === drawn ? { outline: "3px dashed #4fc3f7", outlineOffset: 3 } : undefined} />
                 ))
-              : <FaceDownHand count={counts[seat] ?? 0} label="Your hand" />}
+              : <FaceDownHand count={counts[seat] ?? 0} label={whose(owner, "hand")} />}
             {hand && hand.length === 0 && <div className="empty-slot">no cards</div>}
           </div>
           {pass && (

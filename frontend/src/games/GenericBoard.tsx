@@ -3,7 +3,7 @@ import { Card } from "../components/Card";
 import { isCard } from "../lib/cards";
 import { sayMove } from "../lib/words";
 import { PlayerBox } from "./PlayerBox";
-import { othersAround, seatName, type BoardProps } from "./types";
+import { othersAround, seatName, whose, type BoardProps } from "./types";
 
 /** The keys the engine puts in every view: the table around the game's own keys. */
 const ENGINE_KEYS = new Set(["game", "seat", "version", "num_players", "current", "stage", "direction", "turn",
@@ -59,10 +59,10 @@ export function GenericBoard({ view, legal, seat, seats, play, busy, hideHand, o
       </div>
       {seat !== null && (
         <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`} role="group"
-          aria-label={owner ? `${owner}’s place` : "Your place"}>
+          aria-label={whose(owner, "place")} tabIndex={-1}>
           {[...mine].filter((key) => key in view).map((key) => (
             <div key={key} className="generic-entry">
-              <h3>{owner ? `${owner}’s ${words(key)}` : `Your ${words(key)}`}</h3>
+              <h3>{whose(owner, words(key))}</h3>
               {hideHand ? <span className="muted">hidden</span> : <Value value={view[key]} />}
             </div>
           ))}

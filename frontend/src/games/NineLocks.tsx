@@ -3,7 +3,7 @@ import { Card, CardFace } from "../components/Card";
 import { LockIcon } from "../components/Icons";
 import { cardName } from "../lib/cards";
 import { FaceDownHand, PlayerBox } from "./PlayerBox";
-import { fromOffset, movesNamed, othersAround, seatName, type BoardProps } from "./types";
+import { fromOffset, movesNamed, othersAround, seatName, whose, type BoardProps } from "./types";
 
 interface Pile {
   pile: number;
@@ -52,7 +52,7 @@ function PileView({ pile, target, onPick, style, selectedCard }: {
 
 function hintFor(stage: string | null, canPick: boolean, selected: string | null, hasPlays: boolean): string {
   if (stage === "unlock") return "Choose a pile to unlock.";
-  if (stage === "key") return "You have the key: choose any pile to unlock or lock it.";
+  if (stage === "key") return "Choose a glowing pile.";
   if (selected) return `Choose a glowing pile for the ${cardName(selected)}, or press the card again to cancel.`;
   if (hasPlays && canPick) return "Choose a glowing card to play, or pick up from the deck.";
   if (hasPlays) return "Choose a glowing card to play.";
@@ -141,7 +141,7 @@ export function NineLocks(props: BoardProps): ReactElement {
 
       {seat !== null && (
         <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`}
-          aria-label={`${seatName(seats, seat)}'s hands`} role="group">
+          aria-label={`${seatName(seats, seat)}'s hands`} role="group" tabIndex={-1}>
           <p className="hint" aria-live="polite">
             {legal.length > 0 && !hideHand ? hintFor(view.stage, Boolean(pickUp), selected, plays.length > 0) : ""}
           </p>
@@ -158,7 +158,7 @@ export function NineLocks(props: BoardProps): ReactElement {
               <div className="hand">
                 {hidden && !hideHand
                   ? hidden.map(myCard)
-                  : <FaceDownHand count={hiddenCount[seat] ?? 0} label="Your hidden hand" />}
+                  : <FaceDownHand count={hiddenCount[seat] ?? 0} label={whose(owner, "hidden hand")} />}
                 {hidden && !hideHand && hidden.length === 0 && <div className="empty-slot">empty</div>}
               </div>
             </section>

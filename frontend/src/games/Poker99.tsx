@@ -3,29 +3,38 @@ import { Card } from "../components/Card";
 import { cardName } from "../lib/cards";
 import type { LegalMove } from "../lib/types";
 import { FaceDownHand, PlayerBox } from "./PlayerBox";
-import { fromOffset, movesNamed, othersAround, seatName, type BoardProps } from "./types";
+import { fromOffset, movesNamed, othersAround, seatName, whose, type BoardProps } from "./types";
 
-function choiceLabel(choice: string | number | undefined, seats: BoardProps["seats"], card: string): string {
-  if (choice === "+" || choice === "-") {
-    const amount = card.startsWith("Q") ? 20 : 10;
-    return `${choice === "+" ? "Add" : "Subtract"} ${amount}`;
-  }
-  if (typeof choice === "number") return `${seatName(seats, choice)} plays next`;
-  return "Play";
+/** What the chooser's buttons need besides the move: names, and what each 10 or Q is worth. */
+interface ChoiceWords {
+  seats: BoardProps["seats"];
+  /** What each 10 or Q of the hand adds or subtracts (the view's `signed_amounts`). */
+  amounts: Record<string, number>;
+  /** The server's words for the signs (GET /api/games), when the view says no amount. */
+  labels: Record<string, string>;
 }
 
-function Choices({ card, moves, seats, onPick, onCancel }: {
-  card: string; moves: LegalMove[]; seats: BoardProps["seats"];
+/** A choice's button: who plays next (a seat), or what the card adds or subtracts. */
+function choiceLabel(choice: string | number | undefined, card: string, words: ChoiceWords): string {
+  if (typeof choice === "number") return `${seatName(words.seats, choice)} plays next`;
+  const verb = choice === "-" ? "Subtract" : "Add";
+  const amount = words.amounts[card];
+  if (amount !== undefined) return `${verb} ${amount}`;
+  return words.labels[String(choice)] ?? verb;
+}
+
+function Choices({ card, moves, words, onPick, onCancel }: {
+  card: string; moves: LegalMove[]; words: ChoiceWords;
   onPick: (m: LegalMove) => void; onCancel: () => void;
 }): ReactElement {
-  const five = card.startsWith("5");
+  const namesSeat = typeof moves[0]?.args[1] === "number";
   return (
     <div className="choice-box" role="group" aria-label={`Choices for the ${cardName(card)}`}>
-      <strong>{five ? `Who plays after your ${cardName(card)}?` : `The ${cardName(card)}: add or subtract?`}</strong>
+      <strong>{namesSeat ? `Who plays after your ${cardName(card)}?` : `The ${cardName(card)}: add or subtract?`}</strong>
       <div className="btn-row" style={{ justifyContent: "center" }}>
         {moves.map((m) => (
           <button key={String(m.args[1])} type="button" className="btn btn-accent" onClick={() => onPick(m)}>
-            {choiceLabel(m.args[1], seats, card)}
+            {choiceLabel(m.args[1], card, words)}
           </button>
         ))}
         <button type="button" className="btn" onClick={onCancel}>Cancel</button>
@@ -34,17 +43,25 @@ function Choices({ card, moves, seats, onPick, onCancel }: {
   );
 }
 
+/** The dial turns red in the last tenth of the totals a play may reach. */
+const DANGER_SHARE = 0.9;
+
 /** Poker 99: the running total, the direction, the last card played and the hands. */
 export function Poker99(props: BoardProps): ReactElement {
-  const { view, legal, seat, seats, play, busy, hideHand, mover, owner } = props;
+  const { view, legal, seat, seats, play, busy, hideHand, mover, owner, game } = props;
   const total = (view.total as number) ?? 0;
-  const maxTotal = (view.max_total as number) ?? 99;
+  const maxTotal = view.max_total as number;
   const hand = (view.hands as string[] | null) ?? null;
   const counts = (view.hands_count as number[]) ?? [];
   const status = (view.status as string[]) ?? [];
   const last = view.last as { card: string; seat: number } | null;
   const deckCount = (view.deck_count as number) ?? 0;
   const [choosing, setChoosing] = useState<string | null>(null);
+  const words: ChoiceWords = {
+    seats,
+    amounts: (view.signed_amounts as Record<string, number> | null) ?? {},
+    labels: game?.moves.find((m) => m.name === "play")?.labels ?? {},
+  };
 
   useEffect(() => setChoosing(null), [view.version]);
 
@@ -79,7 +96,7 @@ export function Poker99(props: BoardProps): ReactElement {
             <FaceDownHand count={deckCount} label="Draw deck" />
           </div>
           <div className="deck-col">
-            <div className={`total-dial ${total >= 90 ? "danger" : ""}`} role="status" aria-live="polite"
+            <div className={`total-dial ${total >= maxTotal * DANGER_SHARE ? "danger" : ""}`} role="status" aria-live="polite"
               aria-label={`Total ${total} of ${maxTotal}`} data-testid="total">
               <small>Total</small>
               <strong>{total}</strong>
@@ -104,24 +121,22 @@ export function Poker99(props: BoardProps): ReactElement {
 
       {seat !== null && (
         <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`} role="group"
-          aria-label={`${seatName(seats, seat)}'s hand`}>
+          aria-label={`${seatName(seats, seat)}'s hand`} tabIndex={-1}>
           {choosing && canAct && (
-            <Choices card={choosing} moves={byCard.get(choosing) ?? []} seats={seats}
+            <Choices card={choosing} moves={byCard.get(choosing) ?? []} words={words}
               onPick={(m) => play("play", m.args)} onCancel={() => setChoosing(null)} />
           )}
           <p className="hint" aria-live="polite">
-            {plays.length > 0 && !hideHand && !choosing
-              ? `Choose a glowing card: it must keep the total between 0 and ${maxTotal}.`
-              : ""}
+            {plays.length > 0 && !hideHand && !choosing ? "Choose a glowing card to play." : ""}
           </p>
-          <h3>{owner ? `${owner}’s hand` : "Your hand"} {status[seat] === "out" && <span className="pill pill-off">Out</span>}</h3>
+          <h3>{whose(owner, "hand")} {status[seat] === "out" && <span className="pill pill-off">Out</span>}</h3>
           <div className="hand">
             {hand && !hideHand
               ? hand.map((code) => (
                   <Card key={code} code={code} playable={canAct && byCard.has(code)} selected={choosing === code}
                     onSelect={canAct && byCard.has(code) ? () => pick(code) : undefined} />
                 ))
-              : <FaceDownHand count={counts[seat] ?? 0} label="Your hand" />}
+              : <FaceDownHand count={counts[seat] ?? 0} label={whose(owner, "hand")} />}
             {hand && hand.length === 0 && <div className="empty-slot">no cards</div>}
           </div>
         </div>

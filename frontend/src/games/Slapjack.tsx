@@ -1,69 +1,66 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactElement } from "react";
 import { Card } from "../components/Card";
 import { cardName } from "../lib/cards";
+import type { LegalMove, SeatInfo } from "../lib/types";
+import { useSpaceBar } from "../lib/useSpaceBar";
 import { FaceDownHand, PlayerBox } from "./PlayerBox";
-import { fromOffset, movesNamed, othersAround, seatName, type BoardProps } from "./types";
+import { fromOffset, movesNamed, othersAround, seatName, whose, type BoardProps } from "./types";
 
+/** A slap or a departure, as the view's `events` list it (docs/games/slapjack.md). */
 interface SlapEvent {
   version: number;
   seat: number;
   kind: string;
+  reason: string | null;
+  cards: number;
   text: string;
 }
 
 const TILT = [-8, 5, -2];
 
-function typingIn(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return Boolean(el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable));
+/** The slap to send: the one naming the version seen, so that a slap on a pile already taken is late. */
+function slapIn(legal: LegalMove[]): LegalMove | undefined {
+  const slaps = movesNamed(legal, "slap");
+  return slaps.find((m) => m.args.length === 1) ?? slaps[0];
 }
 
-/** Slapjack: the central pile, everyone's face-down stacks, and a big slap button (space bar). */
+/** An event in words, naming its seat's player (the server's own text numbers the seats). */
+function eventText(event: SlapEvent, seats: SeatInfo[]): string {
+  const who = seatName(seats, event.seat);
+  const cards = event.cards === 0 ? "no cards" : `${event.cards} card${event.cards === 1 ? "" : "s"}`;
+  if (event.kind === "good") return `${who} took the pile with a ${event.reason}: ${cards}`;
+  if (event.kind === "bad") return `${who} slapped wrongly: ${cards} under the pile`;
+  if (event.kind === "late") return `${who} slapped too late: ${cards} under the pile`;
+  if (event.kind === "left") return `${who} left: ${cards} under the pile`;
+  return event.text;
+}
+
+/** Slapjack: the central pile, everyone's face-down stacks, and a big slap button per seat played here
+ * (the space bar slaps for the seat shown). */
 export function Slapjack(props: BoardProps): ReactElement {
-  const { view, legal, seat, seats, play, busy, mover, owner } = props;
+  const { view, legal, seat, seats, play, busy, mover, owner, localSeats } = props;
   const pile = (view.pile as string[]) ?? [];
   const counts = (view.stacks_count as number[]) ?? [];
   const events = (view.events as SlapEvent[]) ?? [];
   const latest = events[events.length - 1];
-  const slap = movesNamed(legal, "slap").find((m) => m.args.length === 1) ?? movesNamed(legal, "slap")[0];
+  const slappers = localSeats ?? (seat === null ? [] : [{ seat, legal }]);
   const turnUp = movesNamed(legal, "play")[0];
-  const [pressed, setPressed] = useState(false);
-  const slapRef = useRef<() => void>(() => undefined);
+  const [pressed, setPressed] = useState<number | null>(null);
   const release = useRef<number | undefined>(undefined);
 
-  slapRef.current = () => {
-    if (!slap) return;
-    setPressed(true);
+  const slap = (slapper: number, move: LegalMove) => {
+    setPressed(slapper);
     window.clearTimeout(release.current);
-    release.current = window.setTimeout(() => setPressed(false), 120);
-    play("slap", slap.args);
+    release.current = window.setTimeout(() => setPressed(null), 120);
+    play("slap", move.args, slapper);
   };
   // The button's pressed look ends with the board: no state set after it is gone.
   useEffect(() => () => window.clearTimeout(release.current), []);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.code !== "Space" && event.key !== " ") return;
-      if (typingIn(event.target) || event.repeat) return;
-      // A focused button would also be clicked by the space bar: slap once, not twice.
-      event.preventDefault();
-      slapRef.current();
-    };
-    // A focused button is pressed on the space bar's release: that press belongs to the slap.
-    const onKeyUp = (event: KeyboardEvent) => {
-      if ((event.code === "Space" || event.key === " ") && !typingIn(event.target)) event.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    window.addEventListener("keyup", onKeyUp);
-    return () => {
-      window.removeEventListener("keydown", onKey);
-      window.removeEventListener("keyup", onKeyUp);
-    };
-  }, []);
+  const mySlap = slapIn(legal);
+  useSpaceBar(seat !== null && mySlap ? () => slap(seat, mySlap) : null);
 
   const top3 = pile.slice(-3);
   const offset = fromOffset(mover, seat) as CSSProperties;
-  const names = (text: string) => text.replace(/Seat (\d+)/g, (_m, n: string) => seatName(seats, Number(n)));
 
   return (
     <>
@@ -94,26 +91,32 @@ export function Slapjack(props: BoardProps): ReactElement {
               })}
             </div>
           </div>
-          {seat !== null && <button type="button" className={`slap-btn ${pressed ? "pressed" : ""}`} disabled={!slap}
-            onClick={() => slapRef.current()} aria-keyshortcuts="Space" data-testid="slap">
-            SLAP!
-            <small>space bar</small>
-          </button>}
+          {slappers.map(({ seat: slapper, legal: moves }) => {
+            const move = slapIn(moves);
+            const shortcut = slapper === seat ? "space bar" : null;
+            const name = slappers.length > 1 ? seatName(seats, slapper) : null;
+            return (
+              <button key={slapper} type="button" className={`slap-btn ${pressed === slapper ? "pressed" : ""}`}
+                disabled={!move} onClick={() => move && slap(slapper, move)}
+                aria-keyshortcuts={shortcut ? "Space" : undefined} data-testid="slap" data-seat={slapper}>
+                SLAP!{" "}
+                <small>{[name, shortcut].filter(Boolean).join(" · ")}</small>
+              </button>
+            );
+          })}
         </div>
-        {latest && (
-          <p key={latest.version} className="notice" role="status"
-            style={{ margin: 0 }}>
-            {names(latest.text)}
-          </p>
-        )}
+        {/* One region, kept mounted: screen readers read each new event as its text changes. */}
+        <div role="status">
+          {latest && <p className="notice" style={{ margin: 0 }}>{eventText(latest, seats)}</p>}
+        </div>
       </div>
 
       {seat !== null && (
         <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`} role="group"
-          aria-label="Your stack">
-          <h3>{owner ? `${owner}’s stack` : "Your stack"}</h3>
+          aria-label={whose(owner, "stack")} tabIndex={-1}>
+          <h3>{whose(owner, "stack")}</h3>
           <div className="btn-row" style={{ justifyContent: "center", gap: "1.2rem" }}>
-            <FaceDownHand count={counts[seat] ?? 0} label="Your stack" />
+            <FaceDownHand count={counts[seat] ?? 0} label={whose(owner, "stack")} />
             <button type="button" className="btn btn-accent" disabled={!turnUp || busy} data-testid="turn-up"
               onClick={() => play("play", [])}>
               Turn up a card

@@ -9,14 +9,14 @@ const CELLS = ["top left", "top centre", "top right", "middle left", "centre", "
 export function TicTacToe({ view, legal, seat, seats, play, busy }: BoardProps): ReactElement {
   const cells = (view.cells as (string | null)[]) ?? [];
   const line = new Set((view.line as number[] | null) ?? []);
-  const marks = (view.marks as string[]) ?? ["X", "O"];
+  const marks = view.marks as string[] | undefined;
   const free = new Set(movesNamed(legal, "place").map((m) => Number(m.args[0])));
   return (
     <>
       <div className="opponents">
         {othersAround(view.num_players, seat).map((s) => (
           <PlayerBox key={s} seat={s} info={seats[s]} isTurn={view.current === s && !view.result}>
-            <span className="pill">plays {marks[s]}</span>
+            {marks && <span className="pill">plays {marks[s]}</span>}
           </PlayerBox>
         ))}
       </div>
@@ -30,7 +30,7 @@ export function TicTacToe({ view, legal, seat, seats, play, busy }: BoardProps):
             </button>
           ))}
         </div>
-        {seat !== null && <p className="hint">You play {marks[seat]}.</p>}
+        {seat !== null && marks && <p className="hint">You play {marks[seat]}.</p>}
       </div>
     </>
   );

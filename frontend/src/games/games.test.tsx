@@ -1,11 +1,13 @@
-import { fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { nineLocksView, seat, view } from "../lib/fixtures";
 import { CrazyEights } from "./CrazyEights";
 import { NineLocks } from "./NineLocks";
 import { Poker99 } from "./Poker99";
 import { Slapjack } from "./Slapjack";
+import { TicTacToe } from "./TicTacToe";
 import type { BoardProps } from "./types";
+import type { GameInfo } from "../lib/types";
 
 const seats = [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus")];
 
@@ -35,17 +37,27 @@ describe("Nine Locks", () => {
     expect(screen.getByRole("img", { name: "3 of spades" })).toBeInTheDocument();
   });
 
-  it("keeps a hot-seat player's hidden hand face down until they show it", () => {
-    render(<NineLocks {...props({ view: nineLocksView(), hideHand: true })} />);
+  it("keeps a hot-seat player's hidden hand face down until they show it, under their name", () => {
+    const { unmount } = render(<NineLocks {...props({ view: nineLocksView(), hideHand: true })} />);
     expect(screen.queryByRole("img", { name: "Jack of spades" })).toBeNull();
     expect(screen.getByRole("img", { name: "Your hidden hand: 3 cards" })).toBeInTheDocument();
+    unmount();
+    render(<NineLocks {...props({ view: nineLocksView(), hideHand: true, owner: "Ada" })} />);
+    expect(screen.getByRole("img", { name: "Ada’s hidden hand: 3 cards" })).toBeInTheDocument();
+  });
+
+  it("only asks for a glowing pile while the key is in hand: the piles come from the server", () => {
+    const legal = [4, 7].map((pile) => ({ move: "key", args: [pile] }));
+    render(<NineLocks {...props({ view: nineLocksView({ stage: "key" }), legal })} />);
+    expect(screen.getByText("Choose a glowing pile.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: /^Choose pile 8/ })).toBeEnabled();
   });
 });
 
 describe("Poker 99", () => {
   const v = view("poker99", {
     num_players: 3, total: 40, hands: ["10C", "5H", "3D"], hands_count: [3, 3, 3], status: ["in", "in", "in"],
-    last: null, max_total: 99, deck_count: 30,
+    last: null, max_total: 99, deck_count: 30, signed_amounts: { "10C": 10 },
   });
 
   it("asks whether a 10 adds or subtracts, with the server's choices", () => {
@@ -65,8 +77,36 @@ describe("Poker 99", () => {
     const legal = [{ move: "play", args: ["5H", 1] }, { move: "play", args: ["5H", 2] }];
     render(<Poker99 {...props({ view: v, legal, play })} />);
     fireEvent.click(screen.getByRole("button", { name: "5 of hearts" }));
+    expect(screen.getByText("Who plays after your 5 of hearts?")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Linus plays next" }));
     expect(play).toHaveBeenCalledWith("play", ["5H", 2]);
+  });
+
+  it("says what a queen adds or subtracts as the server counts it", () => {
+    const queen = { ...v, hands: ["QS", "3D"], signed_amounts: { QS: 20 } };
+    const legal = [{ move: "play", args: ["QS", "+"] }, { move: "play", args: ["QS", "-"] }];
+    render(<Poker99 {...props({ view: queen, legal })} />);
+    expect(screen.getByText("Choose a glowing card to play.")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Queen of spades" }));
+    expect(screen.getByRole("button", { name: "Add 20" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Subtract 20" })).toBeInTheDocument();
+  });
+
+  it("falls back on the server's words for a sign when the view has no amounts", () => {
+    const game = { slug: "poker99", moves: [{ name: "play", args: ["card", "choice"], min_args: 1, words: [],
+      labels: { "+": "(adding)", "-": "(subtracting)" } }] } as unknown as GameInfo;
+    const legal = [{ move: "play", args: ["10C", "+"] }, { move: "play", args: ["10C", "-"] }];
+    render(<Poker99 {...props({ view: { ...v, signed_amounts: undefined }, legal, game })} />);
+    fireEvent.click(screen.getByRole("button", { name: "10 of clubs" }));
+    expect(screen.getByRole("button", { name: "(subtracting)" })).toBeInTheDocument();
+  });
+
+  it("warns near the view's highest total, whatever it is", () => {
+    const { unmount } = render(<Poker99 {...props({ view: { ...v, total: 90, max_total: 120 } })} />);
+    expect(screen.getByTestId("total")).not.toHaveClass("danger");
+    unmount();
+    render(<Poker99 {...props({ view: { ...v, total: 110, max_total: 120 } })} />);
+    expect(screen.getByRole("status", { name: "Total 110 of 120" })).toHaveClass("danger");
   });
 });
 
@@ -77,8 +117,42 @@ describe("Slapjack", () => {
     const legal = [{ move: "slap", args: [] }, { move: "slap", args: [7] }];
     render(<Slapjack {...props({ view: v, legal, play })} />);
     fireEvent.keyDown(window, { key: " ", code: "Space" });
-    expect(play).toHaveBeenCalledWith("slap", [7]);
+    expect(play).toHaveBeenCalledWith("slap", [7], 0);
     expect(screen.getByRole("img", { name: "Top of the pile: Jack of clubs" })).toBeInTheDocument();
+  });
+
+  it("leaves the space bar to a focused button, and to everyone when no slap is possible", () => {
+    const play = vi.fn();
+    const v = view("slapjack", { version: 7, pile: ["4H"], stacks_count: [20, 30], events: [], plays: 1, top: "4H" });
+    const legal = [{ move: "play", args: [] }, { move: "slap", args: [7] }];
+    const { unmount } = render(<Slapjack {...props({ view: v, legal, play })} />);
+    const turnUp = screen.getByRole("button", { name: "Turn up a card" });
+    turnUp.focus();
+    expect(fireEvent.keyDown(turnUp, { key: " ", code: "Space" })).toBe(true); // not prevented: it presses
+    expect(play).not.toHaveBeenCalled();
+    unmount();
+    render(<Slapjack {...props({ view: v, legal: [], play, seat: null })} />);
+    expect(fireEvent.keyDown(document.body, { key: " ", code: "Space" })).toBe(true);
+    expect(play).not.toHaveBeenCalled();
+  });
+
+  it("gives every hot-seat player a slap button of their own, and names them in the events", () => {
+    const play = vi.fn();
+    const events = [{ version: 6, seat: 2, kind: "good", reason: "sandwich", cards: 6, text: "Seat 2 slapped a sandwich and took 6 cards" }];
+    const v = view("slapjack", { num_players: 3, version: 7, pile: ["4H"], stacks_count: [20, 12, 20], events, plays: 1, top: "4H" });
+    const localSeats = [{ seat: 0, legal: [{ move: "slap", args: [7] }] }, { seat: 2, legal: [{ move: "slap", args: [7] }] }];
+    const { rerender } = render(<Slapjack {...props({ view: v, legal: localSeats[0].legal, play, localSeats, owner: "Ada" })} />);
+    fireEvent.click(screen.getByRole("button", { name: /SLAP! Linus/ }));
+    expect(play).toHaveBeenCalledWith("slap", [7], 2);
+    fireEvent.click(screen.getByRole("button", { name: /SLAP! Ada/ }));
+    expect(play).toHaveBeenCalledWith("slap", [7], 0);
+    expect(screen.getByRole("group", { name: "Ada’s stack" })).toBeInTheDocument();
+    const news = screen.getByRole("status");
+    expect(news).toHaveTextContent("Linus took the pile with a sandwich: 6 cards");
+    const late = { version: 8, seat: 0, kind: "late", reason: null, cards: 3, text: "Seat 0 slapped too late" };
+    rerender(<Slapjack {...props({ view: { ...v, events: [...events, late] }, play, localSeats, owner: "Ada" })} />);
+    expect(screen.getByRole("status")).toBe(news);
+    expect(news).toHaveTextContent("Ada slapped too late: 3 cards under the pile");
   });
 });
 
@@ -96,7 +170,9 @@ describe("Crazy Eights", () => {
     ];
     render(<CrazyEights {...props({ view: v, legal, play })} />);
     expect(screen.getByRole("button", { name: "King of spades" })).toBeDisabled();
-    expect(screen.getByRole("status", { name: "Suit to follow: hearts (named with the 8)" })).toBeInTheDocument();
+    const suit = screen.getByRole("status", { name: "Suit to follow: hearts (named with the 8)" });
+    expect(suit).toHaveTextContent("Suit to follow: hearts (named with the 8)"); // read out when it changes
+    expect(screen.getByText("Choose a glowing card to play, or draw.")).toBeInTheDocument();
     expect(screen.getByText("Linus played the 8 of spades and named hearts.")).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Linus's hand: 1 card" })).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "7 of hearts" }));
@@ -120,5 +196,18 @@ describe("Crazy Eights", () => {
     expect(screen.queryByRole("button", { name: "King of spades" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Pass" })).toBeNull();
     expect(screen.getByRole("img", { name: "Your hand: 3 cards" })).toBeInTheDocument();
+  });
+});
+
+describe("Tic-Tac-Toe", () => {
+  it("says who plays which mark only once the view says so", () => {
+    const cells = Array(9).fill(null);
+    const { unmount } = render(<TicTacToe {...props({ view: view("tic-tac-toe", { cells }) })} />);
+    expect(screen.queryByText(/You play/)).toBeNull();
+    expect(within(screen.getByTestId("player-1")).queryByText(/plays/)).toBeNull();
+    unmount();
+    render(<TicTacToe {...props({ view: view("tic-tac-toe", { cells, marks: ["X", "O"] }) })} />);
+    expect(screen.getByText("You play X.")).toBeInTheDocument();
+    expect(within(screen.getByTestId("player-1")).getByText("plays O")).toBeInTheDocument();
   });
 });

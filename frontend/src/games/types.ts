@@ -8,8 +8,12 @@ export interface BoardProps {
   /** The seat whose view this is, or null for a spectator. */
   seat: number | null;
   seats: SeatInfo[];
-  /** Sends one of the legal moves. */
-  play: (move: string, args: (string | number)[]) => void;
+  /** Sends one of the legal moves, for the seat shown or, on a hot seat, for another of this
+   * connection's seats. */
+  play: (move: string, args: (string | number)[], seat?: number) => void;
+  /** Every seat this connection plays, with its legal moves (several on a hot seat), for the moves
+   * any seat may make at any moment (Slapjack's slap). Absent: the seat shown alone. */
+  localSeats?: LocalSeat[];
   busy: boolean;
   /** Hot seat: the shown player's private cards stay face down until they ask to see them. */
   hideHand: boolean;
@@ -21,6 +25,12 @@ export interface BoardProps {
   game?: GameInfo;
 }
 
+/** One seat this connection plays, and the moves the server allows it now. */
+export interface LocalSeat {
+  seat: number;
+  legal: LegalMove[];
+}
+
 /** The moves of one kind, e.g. every "play". */
 export function movesNamed(legal: LegalMove[], name: string): LegalMove[] {
   return legal.filter((m) => m.move === name);
@@ -30,6 +40,11 @@ export function movesNamed(legal: LegalMove[], name: string): LegalMove[] {
 export function seatName(seats: SeatInfo[], seat: number | null | undefined): string {
   if (seat === null || seat === undefined) return "";
   return seats[seat]?.name ?? `Seat ${seat + 1}`;
+}
+
+/** Something of the shown player's, for labels: "Your hand", or "Grace’s hand" on a hot seat. */
+export function whose(owner: string | null, thing: string): string {
+  return owner ? `${owner}’s ${thing}` : `Your ${thing}`;
 }
 
 /** The seats other than `seat`, in table order starting after it. */

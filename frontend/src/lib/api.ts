@@ -12,7 +12,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+/** What a player reads when the server answers with an error but no sentence of its own (a proxy's
+ * 502, a server starting up). */
+const NOT_ANSWERING = "The lounge is not answering right now: try again in a moment.";
+
+/** A JSON request to the lounge: its answer, or an ApiError with the server's own sentence. */
+export async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -25,11 +30,7 @@ async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     const error = (body as { error?: ApiErrorBody } | null)?.error;
-    throw new ApiError(
-      error?.code ?? "http",
-      error?.message ?? `The server answered ${response.status}`,
-      response.status,
-    );
+    throw new ApiError(error?.code ?? "http", error?.message ?? NOT_ANSWERING, response.status);
   }
   return body as T;
 }

@@ -2,8 +2,8 @@
 // long polling) to accept a connection, answer joins and close a connection from its side.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RoomConnection, type LinkStatus } from "./connection";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RETRY_REFUSED_MS, RoomConnection, type LinkStatus } from "./connection";
 import { room } from "./fixtures";
 
 declare const jsdom: { reconfigure(options: { url: string }): void };
@@ -23,6 +23,8 @@ class TinySocketServer {
   readonly joins: { session: string; token: unknown; room: unknown }[] = [];
   /** The `room` query parameter of every request, the handshake's first. */
   readonly named: (string | null)[] = [];
+  /** How the next connections are refused, in turn (a `connect_error`'s data), before any is let in. */
+  readonly refusals: { code: string; message: string }[] = [];
   private tokens = new Map<string, unknown>();
   private count = 0;
 
@@ -81,6 +83,11 @@ class TinySocketServer {
     if (!packet.startsWith("4")) return;
     const message = packet.slice(1);
     if (message.startsWith("0")) {
+      const refusal = this.refusals.shift();
+      if (refusal) {
+        this.send(session.id, `4${JSON.stringify({ message: refusal.message, data: refusal })}`);
+        return;
+      }
       this.tokens.set(session.id, (JSON.parse(message.slice(1) || "{}") as { token?: unknown }).token);
       this.send(session.id, `0${JSON.stringify({ sid: `n${session.id}` })}`);
       return;
@@ -117,16 +124,19 @@ describe("RoomConnection", () => {
   let answers: unknown[];
   const statuses: LinkStatus[] = [];
   const fatal: string[] = [];
+  const told: string[] = [];
 
   beforeEach(async () => {
     answers = [];
     statuses.length = 0;
     fatal.length = 0;
+    told.length = 0;
     server = new TinySocketServer(() => answers.shift() ?? JOINED);
     jsdom.reconfigure({ url: await server.listen() });
   });
 
   afterEach(() => {
+    vi.useRealTimers();
     link?.close();
     server.close();
   });
@@ -140,7 +150,10 @@ describe("RoomConnection", () => {
       onState: () => undefined,
       onChat: () => undefined,
       onClosed: () => undefined,
-      onFatal: (code) => fatal.push(code),
+      onFatal: (code, message) => {
+        fatal.push(code);
+        told.push(message);
+      },
     });
     return link;
   }
@@ -179,6 +192,30 @@ describe("RoomConnection", () => {
     connect("GONE00");
     await expect.poll(() => fatal).toEqual(["not_found"]);
     await new Promise((done) => setTimeout(done, 800));
+    expect(server.joins).toHaveLength(1);
+  });
+
+  it("shows the server's refusal of a connection, and leaves a final one there", async () => {
+    const message = "You already have 8 connections open: close a tab and try again";
+    server.refusals.push({ code: "forbidden", message });
+    connect();
+    await expect.poll(() => fatal).toEqual(["forbidden"]);
+    expect(told).toEqual([message]);
+    await new Promise((done) => setTimeout(done, 800));
+    expect(server.sessions.size).toBeLessThanOrEqual(1);
+    expect(server.joins).toHaveLength(0);
+  });
+
+  it("tries a connection refused for too many new connections again after a while, and joins", async () => {
+    // Socket.IO's own clocks keep running; the wait before trying again can be skipped.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
+    const message = "Too many new connections from your address: wait a minute and try again";
+    server.refusals.push({ code: "rate_limited", message });
+    connect();
+    await expect.poll(() => told).toEqual([message]);
+    expect(server.joins).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(RETRY_REFUSED_MS);
+    await expect.poll(() => statuses.at(-1)).toBe("online");
     expect(server.joins).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 // One Socket.IO connection to one room: joins it, rejoins after a lost connection, and turns
 // every client event into a promise of its acknowledgement.
 import { io, type Socket } from "socket.io-client";
-import type { Ack, ChatMessage, GameState, JoinAck, MySeats, Room } from "./types";
+import type { Ack, ApiErrorBody, ChatMessage, GameState, JoinAck, MySeats, Room } from "./types";
 
 export type LinkStatus = "connecting" | "online" | "reconnecting" | "closed";
 
@@ -14,16 +14,21 @@ export interface RoomHandlers {
   onState(state: GameState): void;
   onChat(message: ChatMessage): void;
   onClosed(reason: string): void;
-  /** A join that failed, or a token the server refused (code "unauthorized"). */
+  /** A join that failed, or a connection the server refused ("unauthorized", "forbidden",
+   * "rate_limited": the last one is tried again after a while). */
   onFatal(code: string, message: string): void;
 }
 
 const ACK_TIMEOUT_MS = 8000;
-// A join answered "try again" (in a cluster, while its room moves to another server) or not
-// answered at all is sent again, as long as the same connection is up; other refusals are final.
-const RETRY_JOIN_CODES = new Set(["internal", "timeout"]);
+// A join answered "try again" (in a cluster, while its room moves to another server), refused
+// for going over the event rate, or not answered at all is sent again, as long as the same
+// connection is up; other refusals are final.
+const RETRY_JOIN_CODES = new Set(["internal", "rate_limited", "timeout"]);
 const RETRY_JOIN_MS = 500;
 const MAX_JOIN_TRIES = 20;
+// socket.io never retries a connection the server refused. Too many new connections from one
+// address (rate_limited) passes within a minute; every other refusal is final.
+export const RETRY_REFUSED_MS = 20_000;
 
 export class RoomConnection {
   private socket: Socket;
@@ -47,13 +52,7 @@ export class RoomConnection {
     });
     this.socket.on("connect", () => void this.join());
     this.socket.on("disconnect", (reason) => this.lost(reason));
-    this.socket.on("connect_error", (err: Error & { data?: { code?: string; message?: string } }) => {
-      if (err.data?.code === "unauthorized") {
-        this.handlers.onFatal("unauthorized", err.data.message ?? "Your session expired");
-        return;
-      }
-      if (!this.stopped) this.handlers.onStatus(this.joined ? "reconnecting" : "connecting");
-    });
+    this.socket.on("connect_error", (err: Error & { data?: Partial<ApiErrorBody> }) => this.refused(err.data));
     this.socket.on("room", (room: Room) => this.handlers.onRoom(room));
     this.socket.on("seats", (seats: MySeats) => this.handlers.onSeats(seats));
     this.socket.on("state", (state: GameState) => this.handlers.onState(state));
@@ -117,6 +116,21 @@ export class RoomConnection {
     this.joined = true;
     this.handlers.onStatus("online");
     this.handlers.onJoined(ack);
+  }
+
+  /** A connection that failed: refused by the server (its `data` says why), or not made. */
+  private refused(refusal: Partial<ApiErrorBody> | undefined): void {
+    if (this.stopped) return;
+    if (!refusal?.code) {
+      this.handlers.onStatus(this.joined ? "reconnecting" : "connecting");
+      return;
+    }
+    this.handlers.onFatal(refusal.code, refusal.message ?? "The lounge refused the connection.");
+    if (refusal.code !== "rate_limited") return;
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      if (!this.stopped) this.socket.connect();
+    }, RETRY_REFUSED_MS);
   }
 
   private lost(reason: string): void {

@@ -1,6 +1,6 @@
 // The history API: finished games, to watch again step by step (docs/protocol.md).
-import { ApiError } from "./api";
-import type { ApiErrorBody, Result, SeatInfo, View } from "./types";
+import { request } from "./api";
+import type { Result, SeatInfo, View } from "./types";
 
 export interface MatchPlayer {
   seat: number;
@@ -41,30 +41,14 @@ export interface Replay extends MatchSummary {
   steps: ReplayStep[];
 }
 
-async function getJson<T>(path: string): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path);
-  } catch {
-    throw new ApiError("network", "The server cannot be reached. Check your connection and try again.");
-  }
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = (body as { error?: ApiErrorBody } | null)?.error;
-    throw new ApiError(error?.code ?? "http", error?.message ?? `The server answered ${response.status}`,
-      response.status);
-  }
-  return body as T;
-}
-
 /** One finished game with every step's spectator view. */
 export function fetchReplay(id: string): Promise<Replay> {
-  return getJson(`/api/matches/${encodeURIComponent(id)}`);
+  return request(`/api/matches/${encodeURIComponent(id)}`);
 }
 
 /** The finished games of a room (its host's id), newest first. */
 export async function fetchRoomMatches(roomId: string): Promise<MatchSummary[]> {
-  const body = await getJson<{ matches: MatchSummary[] }>(`/api/matches?room=${encodeURIComponent(roomId)}`);
+  const body = await request<{ matches: MatchSummary[] }>(`/api/matches?room=${encodeURIComponent(roomId)}`);
   return body.matches;
 }
 

@@ -107,7 +107,8 @@ export interface LegalMove {
   args: (string | number)[];
 }
 
-export type Result = { winner: number } | { draw: true } | null;
+/** A game's end: a winner, or a draw (`reason` "too_long" when the game reached its safety cap). */
+export type Result = { winner: number } | { draw: true; reason?: string } | null;
 
 /** The common keys every view has, plus the game's own keys. */
 export interface View {

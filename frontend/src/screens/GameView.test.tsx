@@ -1,6 +1,7 @@
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { nineLocksView, room, seat, state, view } from "../lib/fixtures";
+import type { GameInfo, GameState } from "../lib/types";
 import { chooseSeat, curtainText, GameView, revealStillOpen } from "./GameView";
 
 describe("chooseSeat", () => {
@@ -61,5 +62,76 @@ describe("GameView", () => {
     expect(screen.getByRole("img", { name: "9 of hearts" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "9 of hearts" })).toBeNull();
     expect(screen.queryByRole("button", { name: /Pick up a card/ })).toBeNull();
+  });
+});
+
+describe("GameView, at the table", () => {
+  const ok = async () => ({ ok: true as const });
+  const table = (game: string, states: Record<string, GameState>, extra: { mySeats?: number[]; userId?: string;
+    info?: GameInfo; send?: typeof ok } = {}) => (
+    <GameView room={room({ status: "playing", game, seats: [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus", { kind: "local", user_id: "u0" })] })}
+      game={extra.info} userId={extra.userId ?? "u0"} mySeats={extra.mySeats ?? [0]} spectator={false} states={states}
+      log={[]} send={extra.send ?? vi.fn(ok)} onLeave={vi.fn()} chat={null} />
+  );
+  const ticTacToe = (version: number, cells: (string | null)[], result: GameState["result"] = null) => {
+    const v = view("tic-tac-toe", { version, cells, marks: ["X", "O"], current: result ? null : 0, result });
+    const free = cells.flatMap((c, i) => (c === null && !result ? [{ move: "place", args: [i] }] : []));
+    return { 0: state(v, { legal_moves: free, result }) };
+  };
+  const empty = Array(9).fill(null);
+
+  it("says why a draw was called when the game reached its length limit", () => {
+    const full = ["X", "O", "X", "X", "O", "O", "O", "X", "X"];
+    render(table("tic-tac-toe", ticTacToe(9, full, { draw: true, reason: "too_long" })));
+    expect(screen.getByRole("alertdialog")).toHaveTextContent("It’s a draw: the game reached its length limit");
+  });
+
+  it("gives a player who is not the host the result's heading to start from", () => {
+    render(table("tic-tac-toe", ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 }),
+      { userId: "u1" }));
+    expect(screen.getByRole("heading", { name: "You win!" })).toHaveFocus();
+  });
+
+  it("moves focus lost with a move to the turn line or the player's hand", async () => {
+    const { rerender } = render(table("tic-tac-toe", ticTacToe(0, empty)));
+    const cell = screen.getByTestId("cell-4");
+    cell.focus();
+    rerender(table("tic-tac-toe", ticTacToe(1, empty.map((_, i) => (i === 4 ? "X" : null)))));
+    expect(cell).toBeDisabled();
+    await waitFor(() => expect(screen.getByTestId("turn")).toHaveFocus());
+
+    const legal = [{ move: "play", args: ["9H", 4] }];
+    rerender(table("nine-locks", { 0: state(nineLocksView({ version: 2 }), { legal_moves: legal }) }));
+    screen.getByRole("button", { name: "9 of hearts" }).focus();
+    rerender(table("nine-locks", { 0: state(nineLocksView({ version: 3, visible: [["2C", "KD"], ["3S"]] })) }));
+    await waitFor(() => expect(screen.getByRole("group", { name: "Ada's hands" })).toHaveFocus());
+  });
+
+  it("moves focus to the player's hand when the hot-seat curtain opens on it", async () => {
+    const v = view("poker99", { num_players: 3, total: 12, max_total: 99, hands: ["3D"], hands_count: [1, 5, 5],
+      status: ["in", "in", "in"], last: null, signed_amounts: {}, deck_count: 30 });
+    render(table("poker99", { 0: state(v, { legal_moves: [{ move: "play", args: ["3D"] }] }) }, { mySeats: [0, 2] }));
+    const show = screen.getByRole("button", { name: "Show my hand (Ada)" });
+    expect(show).toHaveFocus();
+    fireEvent.click(show);
+    await waitFor(() => expect(screen.getByRole("group", { name: "Ada's hand" })).toHaveFocus());
+  });
+
+  it("tells a real-time game by the server's word, not by its name", () => {
+    const v = view("slapjack", { pile: [], stacks_count: [26, 26], events: [] });
+    const info = { slug: "slapjack", real_time: true, private: [], moves: [] } as unknown as GameInfo;
+    const { rerender } = render(table("slapjack", { 0: state(v) }));
+    expect(screen.getByTestId("turn")).toHaveTextContent("Your turn");
+    rerender(table("slapjack", { 0: state(v) }, { info }));
+    expect(screen.getByTestId("turn")).toHaveTextContent("Slap at any time · your turn to turn up a card");
+  });
+
+  it("sends each hot-seat player's slap for their own seat", () => {
+    const send = vi.fn(ok);
+    const at = (s: number) => state(view("slapjack", { seat: s, num_players: 3, version: 4, pile: ["4H"],
+      stacks_count: [20, 12, 20], events: [] }), { legal_moves: [{ move: "slap", args: [4] }] });
+    render(table("slapjack", { 0: at(0), 2: at(2) }, { mySeats: [0, 2], send }));
+    fireEvent.click(screen.getByRole("button", { name: /SLAP! Linus/ }));
+    expect(send).toHaveBeenCalledWith("move", { move: "slap", args: [4], seat: 2 });
   });
 });

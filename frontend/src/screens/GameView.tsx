@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactElement, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { boardFor } from "../games/index";
 import { seatName } from "../games/types";
 import { ErrorBoundary } from "../components/ErrorBoundary";
@@ -6,10 +6,11 @@ import { EyeIcon, TrophyIcon } from "../components/Icons";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { nameCardsIn } from "../lib/cards";
 import { clockText, useSecondsLeft } from "../lib/useCountdown";
+import { useFocusFallback } from "../lib/useFocusFallback";
 import { useAlertSetting, useTurnAlert } from "../lib/turnAlert";
 import type { LogEntry } from "../lib/useRoom";
 import { SPECTATOR } from "../lib/useRoom";
-import type { Ack, GameInfo, GameState, Room } from "../lib/types";
+import type { Ack, GameInfo, GameState, Result, Room } from "../lib/types";
 
 export interface GameViewProps {
   room: Room;
@@ -70,21 +71,28 @@ export function curtainText(room: Room, mySeats: number[], seat: number, current
   return `${seatName(room.seats, current)} is playing.`;
 }
 
-function ResultBox({ state, room, mySeats, isHost, onRematch, onLeave, offline }: {
-  state: GameState; room: Room; mySeats: number[]; isHost: boolean; onRematch: () => void; onLeave: () => void;
-  offline: boolean;
-}): ReactElement | null {
-  const result = state.result;
-  if (!result) return null;
-  let title = "It’s a draw";
+/** The result's headline: who won, or a draw (and why, when the game was cut at its length limit). */
+function resultTitle(result: NonNullable<Result>, room: Room, mySeats: number[]): string {
   if ("winner" in result) {
     const solo = mySeats.length === 1;
-    title = solo && result.winner === mySeats[0] ? "You win!" : `${seatName(room.seats, result.winner)} wins!`;
+    return solo && result.winner === mySeats[0] ? "You win!" : `${seatName(room.seats, result.winner)} wins!`;
   }
+  return result.reason === "too_long" ? "It’s a draw: the game reached its length limit" : "It’s a draw";
+}
+
+function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, offline }: {
+  result: NonNullable<Result>; room: Room; mySeats: number[]; isHost: boolean; onRematch: () => void;
+  onLeave: () => void; offline: boolean;
+}): ReactElement {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The host lands on Rematch; everyone else on the result itself.
+  useEffect(() => {
+    if (!isHost) heading.current?.focus();
+  }, []);
   return (
     <div className="result-overlay" role="alertdialog" aria-labelledby="result-title" data-testid="result">
       <TrophyIcon size={40} />
-      <h2 id="result-title">{title}</h2>
+      <h2 id="result-title" ref={heading} tabIndex={-1}>{resultTitle(result, room, mySeats)}</h2>
       <div className="btn-row" style={{ justifyContent: "center" }}>
         {isHost ? (
           <button type="button" className="btn btn-primary" onClick={onRematch} disabled={offline} autoFocus>
@@ -100,10 +108,11 @@ function ResultBox({ state, room, mySeats, isHost, onRematch, onLeave, offline }
   );
 }
 
-function statusLine(state: GameState, room: Room, seat: number | null, mine: number[]): { text: string; mine: boolean } {
+function statusLine(state: GameState, room: Room, seat: number | null, mine: number[], realTime: boolean):
+  { text: string; mine: boolean } {
   const view = state.view;
   if (state.result) return { text: "Game over", mine: false };
-  if (view.game === "slapjack" && view.current !== null && view.current !== undefined) {
+  if (realTime && view.current !== null && view.current !== undefined) {
     const turn = view.current === seat ? "your turn to turn up a card" : `${seatName(room.seats, view.current)} turns up next`;
     return { text: `Slap at any time · ${turn}`, mine: view.current === seat };
   }
@@ -128,6 +137,10 @@ export function GameView(props: GameViewProps): ReactElement {
   const alerts = useAlertSetting();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [layout, setLayout] = useState<HTMLDivElement | null>(null);
+  const turnLine = useRef<HTMLDivElement>(null);
+  useFocusFallback(layout, useCallback(() => layout?.querySelector<HTMLElement>(".me-area") ?? turnLine.current,
+    [layout]));
   const version = state?.version ?? -1;
   // The seat that was to move before this version is the one whose card moved: it is worked out
   // while drawing, so the card's animation starts from the right side at once.
@@ -149,7 +162,7 @@ export function GameView(props: GameViewProps): ReactElement {
   const privateHands = game === undefined || game.private.length > 0;
   const hotSeat = !spectator && mySeats.length > 1 && privateHands;
   const hideHand = hotSeat && !state?.result && !(state && revealStillOpen(revealed, seat, state));
-  const status = state ? statusLine(state, room, seat, mySeats) : { text: "", mine: false };
+  const status = state ? statusLine(state, room, seat, mySeats, game?.real_time ?? false) : { text: "", mine: false };
   const myTurn = status.mine && !spectator && state !== undefined && !state.result;
   useTurnAlert(myTurn ? `${state?.round}:${state?.view.turn}:${state?.view.current}` : null,
     `Your turn at ${room.title} (table ${room.code})`, alerts.on);
@@ -162,9 +175,9 @@ export function GameView(props: GameViewProps): ReactElement {
     );
   }
 
-  const play = async (move: string, args: (string | number)[]) => {
+  const play = async (move: string, args: (string | number)[], as = seat) => {
     setBusy(true);
-    const payload = spectator || seat === null ? { move, args } : { move, args, seat };
+    const payload = spectator || as === null ? { move, args } : { move, args, seat: as };
     const ack = await send("move", payload);
     setBusy(false);
     if (!ack.ok) setError(ack.error.message);
@@ -176,6 +189,7 @@ export function GameView(props: GameViewProps): ReactElement {
   };
 
   const Board = boardFor(room.game);
+  const localSeats = spectator ? [] : mySeats.map((s) => ({ seat: s, legal: states[String(s)]?.legal_moves ?? [] }));
   // The acting seat's clock is drawn on its seat, for everyone.
   const running = clock && !state.result ? clock : null;
   const seats = running
@@ -185,15 +199,17 @@ export function GameView(props: GameViewProps): ReactElement {
   const playing = !state.result && !spectator && mySeats.length > 0;
   const leaveText = isHost ? "Close room" : "Leave";
   return (
-    <div className="game-layout">
+    <div className="game-layout" ref={setLayout}>
       <section className={`table ${state.result ? "is-over" : ""}`} aria-label={`${room.title} table`}
         data-testid="table" data-version={state.version}>
         <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
-          aria-live="polite" data-testid="turn">
+          aria-live="polite" data-testid="turn" ref={turnLine} tabIndex={-1}>
           {status.text}
         </div>
-        <ResultBox state={state} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave} offline={offline}
-          onRematch={() => void act("rematch")} />
+        {state.result && (
+          <ResultBox result={state.result} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
+            offline={offline} onRematch={() => void act("rematch")} />
+        )}
         {spectator && leftGame && (
           <p className="spectator-note" role="note" data-testid="left-game">
             <EyeIcon /> You left this game: you are watching.
@@ -216,7 +232,7 @@ export function GameView(props: GameViewProps): ReactElement {
         {error && <p className="error-msg" role="alert">{nameCardsIn(error)}</p>}
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
-            play={play} busy={busy || offline} hideHand={hideHand} mover={mover} game={game}
+            localSeats={localSeats} play={play} busy={busy || offline} hideHand={hideHand} mover={mover} game={game}
             owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
         </ErrorBoundary>
         {hideHand && seat !== null && (

@@ -1,11 +1,13 @@
 import { render, screen } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "../lib/fixtures";
+import type { GamesResponse } from "../lib/types";
 import { Lobby } from "./Lobby";
 
-vi.mock("../lib/useGames", () => ({
-  useGames: () => ({ data: { games: [], bot_levels: ["easy", "normal"], turn_times: [30, 60] }, error: null }),
+const games = vi.hoisted(() => ({
+  loaded: { games: [], bot_levels: ["easy", "normal"], turn_times: [30, 60] } as GamesResponse | null,
 }));
+vi.mock("../lib/useGames", () => ({ useGames: () => ({ data: games.loaded, error: null }) }));
 
 describe("Lobby", () => {
   const lobby = (userId: string, offline: boolean) => {
@@ -38,5 +40,20 @@ describe("Lobby", () => {
     lobby("u1", true);
     expect(screen.getByRole("button", { name: "I’m ready" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Leave" })).toBeEnabled();
+  });
+
+  describe("before the server's list of games has come", () => {
+    const list = games.loaded;
+    afterEach(() => {
+      games.loaded = list;
+    });
+
+    it("offers no bot, since the levels are the server's", () => {
+      games.loaded = null;
+      lobby("u0", false);
+      expect(screen.getByRole("button", { name: "Add bot" })).toBeDisabled();
+      expect(screen.getByRole("combobox", { name: /Bot level/ })).toBeDisabled();
+      expect(screen.getByRole("button", { name: "Add hot seat" })).toBeEnabled();
+    });
   });
 });

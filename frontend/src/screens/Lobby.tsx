@@ -69,11 +69,12 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
 function HostTools({ room, send, setError, offline }: {
   room: Room; send: LobbyProps["send"]; setError: (e: string | null) => void; offline: boolean;
 }): ReactElement {
-  const { data } = useGames();
-  const levels = data?.bot_levels ?? ["easy", "normal"];
+  // The levels are the server's: no bot can be asked for before they are known.
+  const levels = useGames().data?.bot_levels ?? [];
   const [level, setLevel] = useState("");
   const [local, setLocal] = useState("");
   const full = room.seats.length >= room.max_players;
+  const botLevel = level || levels[levels.length - 1];
   const run = async (event: string, payload: object = {}) => {
     const ack = await send(event, payload);
     setError(ack.ok ? null : ack.error.message);
@@ -87,14 +88,14 @@ function HostTools({ room, send, setError, offline }: {
   };
   return (
     <div className="host-tools">
-      <form onSubmit={(e) => { e.preventDefault(); void run("add_bot", { level: level || levels[levels.length - 1] }); }}>
+      <form onSubmit={(e) => { e.preventDefault(); void run("add_bot", { level: botLevel }); }}>
         <label className="field">
           Bot level
-          <select value={level || levels[levels.length - 1]} disabled={offline} onChange={(e) => setLevel(e.target.value)}>
+          <select value={botLevel ?? ""} disabled={offline || !botLevel} onChange={(e) => setLevel(e.target.value)}>
             {levels.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>
         </label>
-        <button type="submit" className="btn" disabled={full || offline}>Add bot</button>
+        <button type="submit" className="btn" disabled={full || offline || !botLevel}>Add bot</button>
       </form>
       <form onSubmit={addLocal}>
         <label className="field">

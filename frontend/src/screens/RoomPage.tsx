@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
 import { Chat } from "../components/Chat";
+import { HostAway } from "../components/HostAway";
 import { fetchRoom, type ApiError } from "../lib/api";
 import { forgetIdentity, getIdentity, getName, saveName, validName, type Identity } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
@@ -10,7 +11,6 @@ import { useGames } from "../lib/useGames";
 import { useLoad } from "../lib/useLoad";
 import { useRoom } from "../lib/useRoom";
 import type { Room } from "../lib/types";
-import { useSecondsLeft } from "../lib/useCountdown";
 import { useTitle } from "../lib/useTitle";
 import { GameView } from "./GameView";
 import { Lobby } from "./Lobby";
@@ -84,20 +84,6 @@ function AskName({ code, room, onDone }: {
   );
 }
 
-/** What the guests see while the host is away: who, and when the room closes. */
-function HostAway({ room, closesAt }: { room: Room; closesAt: number | null }): ReactElement | null {
-  const left = useSecondsLeft(closesAt);
-  if (left === null) return null;
-  const host = room.seats[0]?.name ?? "The host";
-  return (
-    <div className="banner banner-warn" role="status" data-testid="host-away">
-      {left > 0
-        ? `${host} lost connection; the room closes in ${left} s unless they come back.`
-        : `${host} did not come back: the room is closing…`}
-    </div>
-  );
-}
-
 function Problem({ title, text, roomId }: { title: string; text: string; roomId?: string }): ReactElement {
   return (
     <main className="page">
@@ -163,7 +149,10 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     setTableGame(joined.game);
     return () => setTableGame(null);
   }, [hidden, joined?.game]);
-  const gone = model.closed !== null || (model.fatal !== null && model.fatal.code !== "unauthorized");
+  // Refused for too many new connections: the connection tries again by itself after a while.
+  const refusal = model.fatal?.code === "rate_limited" ? model.fatal.message : null;
+  const failed = model.fatal !== null && model.fatal.code !== "unauthorized" && refusal === null;
+  const gone = model.closed !== null || failed;
   useEffect(() => {
     if (hidden && (gone || !entry)) onGone?.();
   }, [hidden, gone, entry === null]);
@@ -206,7 +195,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     return <Problem title="This room was closed" text={CLOSED_REASONS[model.closed] ?? "The room is gone."}
       roomId={model.room?.id} />;
   }
-  if (model.fatal && model.fatal.code !== "unauthorized") {
+  if (model.fatal && failed) {
     if (model.fatal.code === "not_found") return <NoRoom code={code} />;
     return <Problem title="Cannot join this room" text={model.fatal.message} />;
   }
@@ -214,9 +203,10 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   const { room } = model;
   const turnTimes = games.data?.turn_times ?? [];
   const offline = model.status !== "online";
-  const banner = model.status === "reconnecting" && (
+  const banner = (model.status === "reconnecting" || refusal !== null) && (
     <div className="banner banner-warn" role="status" data-testid="reconnecting">
-      <span className="spinner" aria-hidden="true" /> Connection lost: reconnecting…
+      <span className="spinner" aria-hidden="true" />
+      {refusal === null ? "Connection lost: reconnecting…" : `${refusal} (trying again in a moment…)`}
     </div>
   );
   if (!room || !identity) {
