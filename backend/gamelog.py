@@ -9,7 +9,7 @@ written only once someone sees the spectator view: from the game's start when th
 
 from __future__ import annotations
 
-from shared_rules import BEGINS, Match, describe, new_match, stand_in_line
+from shared_rules import BEGINS, Match, StandInLines, describe, new_match
 
 Reader = int | None
 Line = dict  # {"version": int, "text": str}
@@ -29,6 +29,7 @@ class GameLog:
         self.match = match if match.version == 0 else new_match(
             match.game.slug, match.num_players, match.seed)
         self.views: dict[Reader, dict] = {}  # each reader's view of self.match, once asked
+        self.stood_in = StandInLines()
         for reader in self.readers:
             self.lines[reader].append({"version": 0, "text": BEGINS})
         self.advance(match, names, stand_ins)
@@ -49,6 +50,8 @@ class GameLog:
             # The last entry leads to the room's own match: no need to play it again.
             after = match if self.match.version + 1 == match.version else self.match.act(entry)
             before_views = {r: self.view(r) for r in self.readers}
+            said = self.stood_in.line(stand_ins.get(after.version), names, entry["seat"],
+                                      self.match.ctx["turn"])
             self.match, self.views = after, {}
             if entry["move"] == "undo" and self.played:
                 taken = self.played.pop()
@@ -58,7 +61,6 @@ class GameLog:
                     news[reader]["log_undone"].append(taken)
             elif entry["move"] != "drop":
                 self.played.append(after.version)
-            said = stand_in_line(stand_ins.get(after.version), names, entry["seat"])
             for reader in self.readers:
                 for text in said + describe(after.game, before_views[reader], self.view(reader),
                                             names, entry["seat"], entry["move"]):

@@ -84,7 +84,7 @@ class Room:
         self.turn_seconds = 0  # the host's turn time (0: none)
         self.turn_deadline: int | None = None  # when the turn being played runs out (ms)
         self.timeouts: dict[int, int] = {}  # turns in a row each seat let run out
-        self.turn_armed: tuple | None = None  # the turns.turn_key the clock was last set for
+        self.turn_armed: tuple | None = None  # the turns.TurnKey the clock was last set for
         self.stand_ins: dict[int, str] = {}  # match version -> who acted for the seat's player
         self.game_log: GameLog | None = None
         self.log_news: dict[int | None, dict] = {}  # per reader: the log lines of this change
@@ -400,19 +400,20 @@ class Room:
                                            "or disconnected can be handed to a bot")
         info.away = True
 
-    def stand_in(self, seat: int, move: str, args: list) -> bool:
-        """A bot plays the seat's turn for its player (the time ran out, or they are away);
-        True when that made the seat away (its second timeout in a row)."""
-        away = self.seats[seat].away
+    def stand_in(self, seat: int, move: str, args: list, reason: str) -> None:
+        """A bot plays one action of the seat's turn for its player; ``reason``: "timeout" (the
+        time ran out) or "away"."""
         self.apply_seat(seat, move, args)
-        self.stand_ins[self.match.version] = "away" if away else "timeout"
-        if away:
-            return False
+        self.stand_ins[self.match.version] = reason
+
+    def ran_out(self, seat: int) -> bool:
+        """A bot played the seat's turn because its time ran out; True when that made the seat
+        away (its second turn in a row)."""
         self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
-        if self.timeouts[seat] >= 2:
-            self.seats[seat].away = True
-            return True
-        return False
+        if self.timeouts[seat] < 2:
+            return False
+        self.seats[seat].away = True
+        return True
 
     def _after_change(self) -> None:
         if self.status == PLAYING and self.match is not None and self.match.result is not None:

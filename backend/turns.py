@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
+from typing import NamedTuple
 
 from shared_rules import make_bot
 
@@ -21,6 +22,8 @@ from .rooms import PLAYING, Room, now_ms
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
+
+MAX_STEPS = 20  # the steps of one turn a bot plays at most (Nine Locks' longest has four)
 
 
 def timed_seat(room: Room) -> int | None:
@@ -44,12 +47,29 @@ def turn_moves(room: Room, seat: int) -> list[dict]:
     return [m for m in room.match.legal_moves(seat) if not moves[m["move"]].anyone]
 
 
-def turn_key(room: Room) -> tuple | None:
-    """What the turn clock runs for: the table's mark, the seat, whether it is away, and the
-    turn time. The clock is set again only when this changes."""
+def _turn_goes_on(room: Room, seat: int, turn: int) -> bool:
+    """Whether the seat still has a step of its turn number ``turn`` to play."""
+    m = room.match
+    return (m.result is None and m.ctx["turn"] == turn and m.ctx["current"] == seat
+            and bool(turn_moves(room, seat)))
+
+
+class TurnKey(NamedTuple):
+    """What the turn clock runs for; it is set again only when this changes. Each step of a
+    turn of several, or a slap meanwhile, leaves it as it is."""
+
+    round: int
+    turn: int
+    seat: int
+    away: bool
+    turn_seconds: int
+
+
+def turn_key(room: Room) -> TurnKey | None:
+    """The turn the clock runs for now, if any."""
     seat = timed_seat(room)
-    return None if seat is None else (room.mark(), seat, room.seats[seat].away,
-                                      room.turn_seconds)
+    return None if seat is None else TurnKey(room.round, room.match.ctx["turn"], seat,
+                                             room.seats[seat].away, room.turn_seconds)
 
 
 class TurnClock:
@@ -77,14 +97,13 @@ class TurnClock:
         if room.turn_deadline is None and room.turn_armed is not None:
             self._set_deadline(room, room.turn_armed)
 
-    def _set_deadline(self, room: Room, key: tuple | None) -> None:
+    def _set_deadline(self, room: Room, key: TurnKey | None) -> None:
         """The deadline of the turn ``key`` names (None: no clock): the turn time, or a short
         pause when the player is away."""
         if key is None:
             room.turn_deadline = None
             return
-        away = key[2]
-        seconds = self.config.AWAY_PAUSE_SECONDS if away else room.turn_seconds
+        seconds = self.config.AWAY_PAUSE_SECONDS if key.away else room.turn_seconds
         room.turn_deadline = now_ms() + int(seconds * 1000)
 
     def schedule(self, room: Room) -> None:
@@ -112,12 +131,24 @@ class TurnClock:
             seat = timed_seat(room)
             if seat is None:
                 return
-            legal = turn_moves(room, seat)
-            bot = make_bot(room.game.slug, "easy", secrets.randbits(32))
-            choice = bot.choose(room.match.view(seat), legal) or legal[0]
             try:
-                away = room.stand_in(seat, choice["move"], list(choice.get("args", [])))
+                away = self._play_turn(room, seat)
                 self.commit(room, away)
             except LoungeError as exc:  # not saved: the room is as it was; try again soon
                 log.warning("stand-in move in room %s not made: %s", room.code, exc.message)
                 return
+
+    def _play_turn(self, room: Room, seat: int) -> bool:
+        """The easy bot plays every step of the seat's turn; True when that made the seat
+        away (its second turn in a row run out)."""
+        away = room.seats[seat].away
+        bot = make_bot(room.game.slug, "easy", secrets.randbits(32))
+        turn = room.match.ctx["turn"]
+        for _ in range(MAX_STEPS):
+            legal = turn_moves(room, seat)
+            choice = bot.choose(room.match.view(seat), legal) or legal[0]
+            room.stand_in(seat, choice["move"], list(choice.get("args", [])),
+                          "away" if away else "timeout")
+            if not _turn_goes_on(room, seat, turn):
+                break
+        return not away and room.ran_out(seat)

@@ -10,7 +10,7 @@ the words for moves and log lines, replays of finished games, and bot-only games
 
 from .bots import LEVELS, Bot, make_bot
 from .cards import CARD_SET, SUIT_NAMES
-from .describe import BEGINS, describe, stand_in_line
+from .describe import BEGINS, StandInLines, describe
 from .engine import Game, Match, Move, Turn, from_view, replay
 from .errors import InvalidMove
 from .registry import GAMES, new_match
@@ -20,7 +20,7 @@ from .words import Piece, game_facts, pieces
 
 __all__ = [
     "BEGINS", "Bot", "Budget", "CARD_SET", "GAMES", "Game", "InvalidMove", "LEVELS", "Match",
-    "Move", "Piece", "SUIT_NAMES", "Summary", "Turn", "describe", "format_summary", "from_view",
-    "game_facts", "make_bot", "new_match", "parse_bots", "pieces", "replay", "replay_document",
-    "simulate", "stand_in_line",
+    "Move", "Piece", "SUIT_NAMES", "StandInLines", "Summary", "Turn", "describe",
+    "format_summary", "from_view", "game_facts", "make_bot", "new_match", "parse_bots", "pieces",
+    "replay", "replay_document", "simulate",
 ]

@@ -69,6 +69,22 @@ def stand_in_line(reason: str | None, names: Names, seat: int) -> list[str]:
     return [f"A bot played for {name}, who is away"]
 
 
+class StandInLines:
+    """Says once a turn that a bot played for a player: a turn of several steps (a pick-up,
+    then an unlock) played by the bot has one line, before its first step."""
+
+    def __init__(self) -> None:
+        self.last: tuple[str, int, int] | None = None
+
+    def line(self, reason: str | None, names: Names, seat: int, turn: int) -> list[str]:
+        """The line for an action of ``seat`` in turn number ``turn``, if it is the first
+        one the bot played in that turn."""
+        key = None if reason is None else (reason, seat, turn)
+        said = [] if key == self.last else stand_in_line(reason, names, seat)
+        self.last = key
+        return said
+
+
 def _move_lines(game: Game, prev: dict, nxt: dict, names: Names, actor: int | None,
                 move: str | None) -> list[str]:
     """The game's own lines for an action; a game without them says who made which move."""

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .cards import CARD_SET
-from .describe import describe, stand_in_line
+from .describe import StandInLines, describe
 from .registry import GAMES, new_match
 
 
@@ -24,10 +24,11 @@ def replay_document(stored: dict) -> dict:
     match = new_match(game.slug, stored["num_players"], stored["seed"])
     before = match.view(None)
     steps = [_step(0, None, before, describe(game, None, before, names))]
+    stood_in = StandInLines()
     for entry in stored["log"]:
         match = match.act(entry)
         after = match.view(None)
-        lines = stand_in_line(entry.get("actor"), names, entry["seat"]) + describe(
+        lines = stood_in.line(entry.get("actor"), names, entry["seat"], before["turn"]) + describe(
             game, before, after, names, entry["seat"], entry["move"])
         steps.append(_step(match.version, _shown_entry(entry, before, after), after, lines))
         before = after

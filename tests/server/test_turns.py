@@ -24,9 +24,9 @@ def turn_url():
     assert "Traceback" not in output, output
 
 
-def table(url: str, seconds: int = 1) -> tuple[dict, Player, Player]:
+def table(url: str, seconds: int = 1, game: str = "tic-tac-toe") -> tuple[dict, Player, Player]:
     host, guest = Player(url).connect(), Player(url).connect()
-    room = create_room(url, host.token, "tic-tac-toe")
+    room = create_room(url, host.token, game)
     host.ok("join", {"room": room["code"]})
     if seconds:
         host.ok("set_turn_time", {"seconds": seconds})
@@ -83,6 +83,28 @@ def test_a_turn_that_runs_out_is_played_by_a_bot_and_two_make_the_seat_away(turn
                              timeout=TIMEOUT).json()
         assert [e["seat"] for e in match["log"]] == [0, 1, 0, 1, 0]
         assert_no_leaks(turn_url, room["id"], [host, guest])
+    finally:
+        host.drop()
+        guest.drop()
+
+
+def test_a_turn_of_several_steps_has_one_clock_and_the_bot_plays_it_all(turn_url):
+    """Nine Locks' turn is a pick-up, then an unlock: one clock for both, and when it runs out
+    the bot plays every step, said once; one turn run out does not make the seat away."""
+    room, host, guest = table(turn_url, game="nine-locks")
+    try:
+        first = host.states[0]["turn_timer"]
+        assert first["seat"] == 0
+        host.ok("move", {"move": "pick_up", "args": []})  # the host picks up, then waits
+        assert host.wait_for(lambda: host.states[0]["version"] == 1)
+        assert host.states[0]["turn_timer"]["ends_at"] == first["ends_at"]  # the same clock
+        guest.wait_for(lambda: guest.states[1]["view"]["current"] == 1, seconds=4)
+        said = lines(guest, 1)
+        assert said.count("Host's time ran out: a bot played for them") == 1, said
+        assert not guest.last("room")["seats"][0]["away"]
+        match = requests.get(f"{turn_url}/api/debug/rooms/{room['id']}/match",
+                             timeout=TIMEOUT).json()
+        assert len(match["log"]) >= 2 and {e["seat"] for e in match["log"]} == {0}
     finally:
         host.drop()
         guest.drop()
