@@ -23,6 +23,7 @@ history = Blueprint("history", __name__, url_prefix="/api/matches")
 MATCH_ID = re.compile(r"[0-9a-f]{16}")
 ROOM_ID = re.compile(r"[0-9a-fA-F-]{1,64}")
 LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits only, and never a 5,000-digit int() to parse
+SINCE = re.compile(r"[0-9]{1,15}")
 NO_HISTORY = "This lounge keeps no history: it runs without a database"
 
 
@@ -77,14 +78,19 @@ def limit_reads() -> None:
 
 @history.get("")
 def list_matches():
-    """The finished games of a room (``?room=<room id>``), newest first."""
+    """The finished games of a room (``?room=<room id>``, and ``since=<ms>`` for one of its
+    host's rooms: the games started since it opened), newest first."""
     room_id = request.args.get("room", "")
     if not ROOM_ID.fullmatch(room_id):
         raise LoungeError("bad_request", "Say which room: /api/matches?room=<room id>")
     limit = request.args.get("limit", "20")
     if not LIMIT.fullmatch(limit) or not 1 <= int(limit) <= 100:
         raise LoungeError("bad_request", "limit must be a whole number from 1 to 100")
-    return jsonify({"matches": _store().finished_matches(room_id.lower(), int(limit))})
+    since = request.args.get("since", "0")
+    if not SINCE.fullmatch(since):
+        raise LoungeError("bad_request", "since must be a time in milliseconds (a whole number)")
+    return jsonify({"matches": _store().finished_matches(room_id.lower(), int(limit),
+                                                         int(since))})
 
 
 @history.get("/<match_id>")
@@ -133,11 +139,15 @@ OPENAPI_PATHS = {
         "parameters": [
             {"name": "room", "in": "query", "required": True, "schema": {"type": "string"}},
             {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1,
-                                                        "maximum": 100, "default": 20}}],
+                                                        "maximum": 100, "default": 20}},
+            {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0,
+                                                        "default": 0},
+             "description": "Only games started then or later (ms): one room's, by its "
+                            "created time"}],
         "responses": {
             "200": _answer({"type": "object", "properties": {
                 "matches": {"type": "array", "items": _SUMMARY}}}, "The games"),
-            "400": _answer(_ERROR, "No room given"),
+            "400": _answer(_ERROR, "No room given, or a bad limit or since"),
             "404": _answer(_ERROR, "This lounge keeps no history"),
             "429": _answer(_ERROR, "Too many history reads from this address")}}},
     "/api/matches/{id}": {"get": {

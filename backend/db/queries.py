@@ -331,11 +331,13 @@ def read_match(match_id: str, conn: Connection) -> dict | None:
                      **({"actor": m.actor} if m.actor else {})} for m in moves]}
 
 
-def list_matches(room_id: str, limit: int, conn: Connection) -> list[dict]:
-    """The finished matches of a room, newest first (of two that ended in the same millisecond,
-    the later round)."""
+def list_matches(room_id: str, limit: int, since: int, conn: Connection) -> list[dict]:
+    """The finished matches of a room that started at ``since`` or later and had a move,
+    newest first (of two that ended in the same millisecond, the later round)."""
     rows = conn.execute(select(MATCHES).where(MATCHES.c.room_id == room_id,
-                                              MATCHES.c.finished.is_not(None))
+                                              MATCHES.c.finished.is_not(None),
+                                              MATCHES.c.started >= since,
+                                              MATCHES.c.moves > 0)
                         .order_by(MATCHES.c.finished.desc(), MATCHES.c.round.desc())
                         .limit(limit))
     return [_match_summary(row) for row in rows]

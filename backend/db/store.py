@@ -178,9 +178,10 @@ class SqlRoomStore:
         """A finished match as stored: its row and its log; None if there is none."""
         return self.worker.run(partial(queries.read_match, match_id))
 
-    def finished_matches(self, room_id: str, limit: int = 50) -> list[dict]:
-        """The finished matches played in a room (its host's id), newest first."""
-        return self.worker.run(partial(queries.list_matches, room_id, limit))
+    def finished_matches(self, room_id: str, limit: int = 50, since: int = 0) -> list[dict]:
+        """The finished matches played in a room (its host's id; ``since``: those started then
+        or later, as one of its rooms' games), newest first; none without a move."""
+        return self.worker.run(partial(queries.list_matches, room_id, limit, since))
 
     def purge(self, matches_before: int, users_before: int) -> dict[str, int]:
         """Remove finished matches older than ``matches_before``, matches whose room is gone,

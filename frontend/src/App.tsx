@@ -69,7 +69,7 @@ export function App(): ReactElement {
       {route.name === "home" && <Home />}
       {route.name === "rules" && <RulesPage slug={route.slug} />}
       {route.name === "replay" && <ReplayPage key={route.id} id={route.id} />}
-      {route.name === "replays" && <RoomReplaysPage key={route.room} roomId={route.room} />}
+      {route.name === "replays" && <RoomReplaysPage key={`${route.room}/${route.since}`} roomId={route.room} since={route.since} />}
       {route.name === "missing" && (
         <main className="page">
           <div className="panel">

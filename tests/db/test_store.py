@@ -201,9 +201,23 @@ def test_closing_a_room_keeps_its_games_the_cut_one_as_abandoned(db_url):
     # Issue 13: the game cut short by the closing stays, as abandoned, to watch again.
     cut, finished = store.finished_matches(room.id)
     assert cut["result"] == {"abandoned": True} and cut["moves"] == 2
+    assert store.finished_matches(room.id, since=cut["started"]) == [cut]
     assert rows["matches"] == 2 and rows["match_moves"] == finished["moves"] + 2
     assert store.finished_match(finished["id"])["log"][-1]["move"] == "place"
     assert reopen(db_url).count() == 0
+
+
+def test_a_game_nobody_moved_in_is_not_listed(db_url):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    room = started_room(lounge, "tic-tac-toe", 2)
+    with room.lock:
+        play(room, store, 9)
+        room.rematch(room.host)
+        store.save(room)
+        lounge.close(room)
+    (finished,) = store.finished_matches(room.id)
+    assert finished["round"] == 1 and finished["result"] != {"abandoned": True}
 
 
 def test_chat_keeps_the_last_hundred_messages(db_url):

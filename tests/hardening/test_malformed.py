@@ -83,8 +83,12 @@ def test_absurd_numbers_in_query_strings_are_bad_requests(server):
         answer = requests.get(f"{server.url}/api/matches", params={"room": room, "limit": limit},
                               timeout=10)
         assert is_bad_request(answer), (limit[:40], answer.status_code, answer.text[:80])
-    answer = requests.get(f"{server.url}/api/matches", params={"room": room, "limit": "7"},
-                          timeout=10)
+    for since in [s for s in LIMITS if s not in ("0", "101")]:  # those two are times
+        answer = requests.get(f"{server.url}/api/matches", params={"room": room, "since": since},
+                              timeout=10)
+        assert is_bad_request(answer), (since[:40], answer.status_code, answer.text[:80])
+    answer = requests.get(f"{server.url}/api/matches", params={"room": room, "limit": "7",
+                                                               "since": "101"}, timeout=10)
     assert answer.status_code == 200 and answer.json() == {"matches": []}
 
 

@@ -46,9 +46,11 @@ export function fetchReplay(id: string): Promise<Replay> {
   return request(`/api/matches/${encodeURIComponent(id)}`);
 }
 
-/** The finished games of a room (its host's id), newest first. */
-export async function fetchRoomMatches(roomId: string): Promise<MatchSummary[]> {
-  const body = await request<{ matches: MatchSummary[] }>(`/api/matches?room=${encodeURIComponent(roomId)}`);
+/** The finished games of a room (its host's id), newest first; `since` (ms): only those
+ * started then or later, the games of the room that opened then. */
+export async function fetchRoomMatches(roomId: string, since = 0): Promise<MatchSummary[]> {
+  const query = `room=${encodeURIComponent(roomId)}${since ? `&since=${since}` : ""}`;
+  const body = await request<{ matches: MatchSummary[] }>(`/api/matches?${query}`);
   return body.matches;
 }
 

@@ -1,4 +1,5 @@
-// A tiny router over the History API: "/", "/r/CODE", "/rules/SLUG", "/replay/ID", "/replays/ROOM".
+// A tiny router over the History API: "/", "/r/CODE", "/rules/SLUG", "/replay/ID",
+// "/replays/ROOM?since=MS".
 import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactElement } from "react";
 
 export type Route =
@@ -6,7 +7,7 @@ export type Route =
   | { name: "room"; code: string; spectate: boolean }
   | { name: "rules"; slug: string | null }
   | { name: "replay"; id: string }
-  | { name: "replays"; room: string }
+  | { name: "replays"; room: string; since: number }
   | { name: "missing"; path: string };
 
 /** A room code as the lounge gives them out (any case). */
@@ -30,7 +31,11 @@ export function parseRoute(pathname: string, search = ""): Route {
   const replay = /^\/replay\/([0-9a-f]{16})$/.exec(path);
   if (replay) return { name: "replay", id: replay[1] };
   const replays = /^\/replays\/([0-9a-f-]{1,64})$/.exec(path);
-  if (replays) return { name: "replays", room: replays[1] };
+  if (replays) {
+    // One of the host's rooms: the games started since it opened (its id is the host's).
+    const since = Number(new URLSearchParams(search).get("since") ?? "0");
+    return { name: "replays", room: replays[1], since: Number.isSafeInteger(since) && since > 0 ? since : 0 };
+  }
   const rules = /^\/rules\/([a-z0-9-]{1,40})$/.exec(path);
   if (rules) return { name: "rules", slug: rules[1] };
   return { name: "missing", path };

@@ -102,7 +102,7 @@ function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, offline 
           <span className="muted">Waiting for the host to start a rematch…</span>
         )}
         <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
-        <a className="btn" href={`/replays/${room.id}`} target="_blank" rel="noopener">Watch again</a>
+        <a className="btn" href={`/replays/${room.id}?since=${room.created}`} target="_blank" rel="noopener">Watch again</a>
       </div>
     </div>
   );

@@ -64,7 +64,10 @@ describe("the replay page", () => {
   it("has its own addresses", () => {
     expect(parseRoute("/replay/0123456789abcdef")).toEqual({ name: "replay", id: "0123456789abcdef" });
     expect(parseRoute("/replays/6f1c2a9e-0b7d-4f57-9a43-2b1d5c7e8f90")).toEqual(
-      { name: "replays", room: "6f1c2a9e-0b7d-4f57-9a43-2b1d5c7e8f90" });
+      { name: "replays", room: "6f1c2a9e-0b7d-4f57-9a43-2b1d5c7e8f90", since: 0 });
+    expect(parseRoute("/replays/6f1c", "?since=1764434400000")).toEqual(
+      { name: "replays", room: "6f1c", since: 1764434400000 });
+    expect(parseRoute("/replays/6f1c", "?since=soon")).toEqual({ name: "replays", room: "6f1c", since: 0 });
     expect(parseRoute("/replay/not-an-id")).toEqual({ name: "missing", path: "/replay/not-an-id" });
   });
 });
@@ -100,5 +103,12 @@ describe("a room's finished games", () => {
     fireEvent.click(screen.getByRole("button", { name: "Game 1" }));
     expect(await screen.findByRole("button", { name: "Game 1", pressed: true })).toBeInTheDocument();
     expect(asked).toContain("/api/matches/aaaaaaaaaaaaaaaa");
+  });
+
+  it("asks for one room's games only when it knows when the room opened", async () => {
+    const asked = serve();
+    render(<RoomReplaysPage roomId="r" since={1764434400000} />);
+    expect(await screen.findByText("Step 0 of 2")).toBeInTheDocument();
+    expect(asked).toContain("/api/matches?room=r&since=1764434400000");
   });
 });

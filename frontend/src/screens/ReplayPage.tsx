@@ -92,10 +92,10 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
 }
 
 /** The latest game of a room, ready to watch; the room's other finished games are one press away. */
-export function RoomReplaysPage({ roomId }: { roomId: string }): ReactElement {
-  const { data, error } = useLoad<MatchSummary[]>(() => fetchRoomMatches(roomId), roomId);
+export function RoomReplaysPage({ roomId, since = 0 }: { roomId: string; since?: number }): ReactElement {
+  const { data, error } = useLoad<MatchSummary[]>(() => fetchRoomMatches(roomId, since), `${roomId}/${since}`);
   const [chosen, setChosen] = useState<string | null>(null);
-  const games = [...(data ?? [])].sort((a, b) => a.round - b.round);
+  const games = [...(data ?? [])].sort((a, b) => a.started - b.started || a.round - b.round);
   const id = chosen ?? games[games.length - 1]?.id ?? null;
   const replay = useLoad<Replay | null>(() => (id ? fetchReplay(id) : Promise.resolve(null)), id ?? "");
   return (
