@@ -184,16 +184,22 @@ def test_concurrent_saves_of_many_rooms_share_commits(db_url):
     assert [m["result"] for m in listed] == [rooms[0].match.result]
 
 
-def test_closing_a_room_keeps_its_games_the_cut_one_as_abandoned(db_url):
+def closed_in_a_rematch(db_url: str, moves: int):
+    """A room whose first game was played to the end, closed after ``moves`` of the rematch;
+    its store and the room."""
     store = open_sql_store(db_url)
-    lounge = Lounge(store)
-    room = started_room(lounge, "tic-tac-toe", 2)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
     with room.lock:
         play(room, store, 9)
         room.rematch(room.host)
         store.save(room)
-        play(room, store, 2)
-        lounge.close(room)
+        play(room, store, moves)
+        Lounge(store).close(room)
+    return store, room
+
+
+def test_closing_a_room_keeps_its_games_the_cut_one_as_abandoned(db_url):
+    store, room = closed_in_a_rematch(db_url, 2)
     assert store.get(room.id) is None
     with store.worker.engine.connect() as conn:
         rows = count_rows(conn)
@@ -208,14 +214,7 @@ def test_closing_a_room_keeps_its_games_the_cut_one_as_abandoned(db_url):
 
 
 def test_a_game_nobody_moved_in_is_not_listed(db_url):
-    store = open_sql_store(db_url)
-    lounge = Lounge(store)
-    room = started_room(lounge, "tic-tac-toe", 2)
-    with room.lock:
-        play(room, store, 9)
-        room.rematch(room.host)
-        store.save(room)
-        lounge.close(room)
+    store, room = closed_in_a_rematch(db_url, 0)
     (finished,) = store.finished_matches(room.id)
     assert finished["round"] == 1 and finished["result"] != {"abandoned": True}
 
