@@ -1,4 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 
-// jsdom has no layout: the table's scroll to its top when a game opens has nothing to do.
+// jsdom has no layout and no screen: the table's scrolls have nothing to do, and no player asked
+// for less motion.
 window.scrollTo = () => undefined;
+Element.prototype.scrollIntoView = () => undefined;
+window.matchMedia = (query: string) => ({ matches: false, media: query }) as MediaQueryList;

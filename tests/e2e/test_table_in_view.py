@@ -1,12 +1,15 @@
 """The player's own hand and the turn line are in the window at the start of their turn, on every
-game, at desktop (1280x800) and phone (390x844) sizes, without scrolling."""
+game, at desktop (1280x800) and phone (390x844) sizes, without scrolling; the Nine Locks piles to
+choose from come into view clear of them, and the result comes into view when the game ends."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import host_room, shot, take_turn
+from .helpers import has_result, host_room, shot, take_turn
 
 DESKTOP_800 = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -38,6 +41,23 @@ def assert_in_window(page: Page, selector: str) -> None:
     assert box is not None, f"{selector} is not drawn"
     assert box["y"] >= 0 and box["y"] + box["height"] <= window["height"] + 0.5, (selector, box)
     assert box["x"] >= 0 and box["x"] + box["width"] <= window["width"] + 0.5, (selector, box)
+
+
+def wait_until_still(page: Page) -> None:
+    """Waits for a smooth scroll to end."""
+    last = None
+    for _ in range(50):
+        now = page.evaluate("window.scrollY")
+        if now == last:
+            return
+        last = now
+        page.wait_for_timeout(100)
+
+
+def box_of(page: Page, selector: str) -> dict:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    return box
 
 
 MY_TURN = "[data-testid=turn].your-turn"
@@ -73,6 +93,51 @@ def test_my_hand_and_the_turn_line_are_in_view_at_the_start_of_my_turn(
         timeout=15_000)
     if not ada.locator(MY_TURN).count():
         return
-    assert ada.evaluate("window.scrollY") == 0
+    # The table may have scrolled since (to show the Nine Locks piles a card goes on): both stick.
     for selector in ("[data-testid=turn]", hand):
         assert_in_window(ada, selector)
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES, ids=[s for s, _ in SIZES])
+def test_the_piles_to_choose_from_come_into_view_clear_of_the_turn_line_and_the_hand(
+        open_tab, shots, size, viewport):
+    ada = open_tab("/", viewport=viewport)
+    start_with_bots(ada, "Nine Locks", 3)  # three other players: the tallest table
+    wait_for_my_turn(ada)
+    card = ada.locator(".me-area button.card-playable")
+    if card.count():
+        card.first.click()
+    else:  # nothing fits: picking up asks for a pile to unlock
+        ada.get_by_role("button", name=re.compile("^Pick up a card")).click()
+    targets = ada.locator(".nl-pile button.is-target")
+    expect(targets.first).to_be_visible()
+    wait_until_still(ada)
+    head = box_of(ada, ".table-head")
+    hand = box_of(ada, ".me-area")
+    for target in targets.all():
+        box = target.bounding_box()
+        assert head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= hand["y"], (head, box, hand)
+    shot(ada, shots, f"piles-in-view-{size}", full_page=False)
+
+
+# Down to the log, as long as the game is on (in one step, so never after the result came).
+SCROLL_DOWN_BEFORE_THE_END = """() => {
+  if (!document.querySelector('[data-testid=result]')) window.scrollTo(0, document.body.scrollHeight);
+}"""
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES, ids=[s for s, _ in SIZES])
+def test_the_result_comes_into_view_for_a_player_scrolled_down(open_tab, shots, size, viewport):
+    ada = open_tab("/", viewport=viewport)
+    start_with_bots(ada, "Poker 99", 2)  # a table taller than the window, and a long game
+    for _ in range(1000):
+        if has_result(ada):
+            break
+        take_turn(ada)
+        ada.evaluate(SCROLL_DOWN_BEFORE_THE_END)
+        ada.wait_for_timeout(50)
+    expect(ada.get_by_test_id("result")).to_be_visible()
+    ada.wait_for_timeout(200)
+    wait_until_still(ada)
+    assert_in_window(ada, "[data-testid=result]")
+    shot(ada, shots, f"result-in-view-{size}", full_page=False)

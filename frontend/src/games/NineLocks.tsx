@@ -1,7 +1,8 @@
-import { useEffect, useState, type CSSProperties, type ReactElement } from "react";
+import { useEffect, useRef, useState, type CSSProperties, type ReactElement } from "react";
 import { Card, CardFace } from "../components/Card";
 import { LockIcon } from "../components/Icons";
 import { cardName } from "../lib/cards";
+import { reveal } from "../lib/reveal";
 import { FaceDownHand, PlayerBox } from "./PlayerBox";
 import { fromOffset, movesNamed, othersAround, seatName, whose, type BoardProps } from "./types";
 
@@ -84,6 +85,12 @@ export function NineLocks(props: BoardProps): ReactElement {
   }
   const canAct = !busy && !hideHand;
   const offset = fromOffset(mover, seat) as CSSProperties;
+  // A pile to choose may sit under the player's own hand, which sticks to the bottom of the window.
+  const gridBox = useRef<HTMLDivElement>(null);
+  const choosing = canAct && targets.size > 0 ? `${view.version}:${selected}` : null;
+  useEffect(() => {
+    if (choosing) reveal(gridBox.current);
+  }, [choosing]);
 
   const myCard = (code: string) => (
     <Card key={code} code={code} playable={canAct && playable.has(code)} selected={selected === code}
@@ -127,7 +134,7 @@ export function NineLocks(props: BoardProps): ReactElement {
               <FaceDownHand count={deckCount} label="Deck" />
             )}
           </div>
-          <div className="nl-grid" role="group" aria-label="The nine piles">
+          <div className="nl-grid" role="group" aria-label="The nine piles" ref={gridBox}>
             {grid.map((pile) => {
               const move = targets.get(pile.pile);
               return (

@@ -46,6 +46,17 @@ describe("Nine Locks", () => {
     expect(screen.getByRole("img", { name: "Ada’s hidden hand: 3 cards" })).toBeInTheDocument();
   });
 
+  it("brings the piles into view when one must be chosen, and only then", () => {
+    const scroll = vi.spyOn(Element.prototype, "scrollIntoView");
+    const legal = [{ move: "play", args: ["9H", 4] }, { move: "pick_up", args: [] }];
+    render(<NineLocks {...props({ view: nineLocksView(), legal })} />);
+    expect(scroll).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole("button", { name: "9 of hearts" }));
+    expect(scroll).toHaveBeenCalledTimes(1);
+    expect(scroll.mock.contexts[0]).toBe(screen.getByRole("group", { name: "The nine piles" }));
+    scroll.mockRestore();
+  });
+
   it("only asks for a glowing pile while the key is in hand: the piles come from the server", () => {
     const legal = [4, 7].map((pile) => ({ move: "key", args: [pile] }));
     render(<NineLocks {...props({ view: nineLocksView({ stage: "key" }), legal })} />);

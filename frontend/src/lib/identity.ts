@@ -1,6 +1,9 @@
 // Who this tab is. The token lives in sessionStorage, so each tab is its own player and a
-// reload keeps the seat; the display name lives in localStorage, so it is remembered.
-import { createSession } from "./api";
+// reload keeps the seat; a seat's token is also held per room (heldSeats), so that a tab opened
+// on the invite link after the player's tab was closed takes the seat back. The display name
+// lives in localStorage, so it is remembered.
+import { createSession, fetchRoom } from "./api";
+import { heldSeat, releaseSeat, seatState } from "./heldSeats";
 
 const TOKEN_KEY = "lounge.token";
 const USER_KEY = "lounge.user_id";
@@ -19,22 +22,40 @@ function stored(): Identity | null {
   return token && userId ? { token, userId } : null;
 }
 
+function keep(identity: Identity): Identity {
+  sessionStorage.setItem(TOKEN_KEY, identity.token);
+  sessionStorage.setItem(USER_KEY, identity.userId);
+  return identity;
+}
+
 /** This tab's identity, asking the server for one the first time. */
 export function getIdentity(): Promise<Identity> {
   const known = stored();
   if (known) return Promise.resolve(known);
   if (!pending) {
     pending = createSession()
-      .then(({ user_id, token }) => {
-        sessionStorage.setItem(TOKEN_KEY, token);
-        sessionStorage.setItem(USER_KEY, user_id);
-        return { userId: user_id, token };
-      })
+      .then(({ user_id, token }) => keep({ userId: user_id, token }))
       .finally(() => {
         pending = null;
       });
   }
   return pending;
+}
+
+/**
+ * The identity this tab opens the room `code` with. A tab with none of its own takes the one of
+ * the seat this browser holds there if nobody plays it now (the tab that played it was closed):
+ * the seat comes back. A seat played in another tab stays with it, and this tab is a new player.
+ */
+export async function identityForRoom(code: string): Promise<Identity> {
+  const held = stored() ? null : heldSeat(code);
+  if (held) {
+    const room = await fetchRoom(code).catch(() => null);
+    const seat = room && seatState(room, held.user_id);
+    if (seat === "free") return keep({ userId: held.user_id, token: held.token });
+    if (room && seat === null) releaseSeat(code);
+  }
+  return getIdentity();
 }
 
 /** Forgets a token the server refused (e.g. after a server restart), so a new one is made. */

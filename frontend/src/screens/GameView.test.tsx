@@ -2,7 +2,8 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { nineLocksView, room, seat, state, view } from "../lib/fixtures";
 import type { GameInfo, GameState } from "../lib/types";
-import { chooseSeat, curtainText, GameView, revealStillOpen } from "./GameView";
+import type { LogEntry } from "../lib/useRoom";
+import { chooseSeat, curtainText, GameView, revealStillOpen, type GameViewProps } from "./GameView";
 
 describe("chooseSeat", () => {
   const at = (seat: number, current: number, moves: number) =>
@@ -68,10 +69,10 @@ describe("GameView", () => {
 describe("GameView, at the table", () => {
   const ok = async () => ({ ok: true as const });
   const table = (game: string, states: Record<string, GameState>, extra: { mySeats?: number[]; userId?: string;
-    info?: GameInfo; send?: typeof ok } = {}) => (
+    info?: GameInfo; send?: typeof ok; log?: LogEntry[]; clock?: GameViewProps["clock"] } = {}) => (
     <GameView room={room({ status: "playing", game, seats: [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus", { kind: "local", user_id: "u0" })] })}
       game={extra.info} userId={extra.userId ?? "u0"} mySeats={extra.mySeats ?? [0]} spectator={false} states={states}
-      log={[]} send={extra.send ?? vi.fn(ok)} onLeave={vi.fn()} chat={null} />
+      log={extra.log ?? []} clock={extra.clock} send={extra.send ?? vi.fn(ok)} onLeave={vi.fn()} chat={null} />
   );
   const ticTacToe = (version: number, cells: (string | null)[], result: GameState["result"] = null) => {
     const v = view("tic-tac-toe", { version, cells, marks: ["X", "O"], current: result ? null : 0, result });
@@ -90,6 +91,41 @@ describe("GameView, at the table", () => {
     render(table("tic-tac-toe", ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 }),
       { userId: "u1" }));
     expect(screen.getByRole("heading", { name: "You win!" })).toHaveFocus();
+  });
+
+  it("brings the result into view for everyone who scrolled away, and puts the host on Rematch", () => {
+    const scroll = vi.spyOn(Element.prototype, "scrollIntoView");
+    render(table("tic-tac-toe", ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 })));
+    expect(screen.getByRole("button", { name: "Rematch" })).toHaveFocus();
+    expect(scroll.mock.contexts).toEqual([screen.getByRole("alertdialog")]);
+    expect(scroll).toHaveBeenCalledWith({ block: "center", behavior: "smooth" });
+    scroll.mockRestore();
+  });
+
+  it("opens each new game at the top of the table", () => {
+    const scrollTo = vi.spyOn(window, "scrollTo");
+    const { rerender } = render(table("tic-tac-toe", ticTacToe(0, empty)));
+    expect(scrollTo).toHaveBeenCalledTimes(1);
+    rerender(table("tic-tac-toe", ticTacToe(1, empty)));
+    expect(scrollTo).toHaveBeenCalledTimes(1);
+    rerender(table("tic-tac-toe", { 0: { ...ticTacToe(0, empty)[0], round: 2 } }));
+    expect(scrollTo).toHaveBeenCalledTimes(2);
+    scrollTo.mockRestore();
+  });
+
+  it("keeps the clock in the bar that sticks with the turn line", () => {
+    render(table("tic-tac-toe", ticTacToe(0, empty), { clock: { seat: 0, endsAt: Date.now() + 27_000, away: false } }));
+    expect(screen.getByTestId("turn-clock").closest(".table-head")).toContainElement(screen.getByTestId("turn"));
+  });
+
+  it("shows the newest line of a full log, which keeps its length", () => {
+    const lines = (from: number) => Array.from({ length: 200 }, (_, i) => ({ version: from + i, text: `Move ${from + i}` }));
+    const { rerender } = render(table("tic-tac-toe", ticTacToe(0, empty), { log: lines(0) }));
+    const list = screen.getByTestId("game-log");
+    Object.defineProperty(list, "scrollHeight", { value: 5000 });
+    list.scrollTop = 4000; // the lines above grew taller: the end is out of view
+    rerender(table("tic-tac-toe", ticTacToe(0, empty), { log: lines(1) }));
+    expect(list.scrollTop).toBe(5000);
   });
 
   it("moves focus lost with a move to the turn line or the player's hand", async () => {

@@ -5,6 +5,7 @@ import { ErrorBoundary } from "../components/ErrorBoundary";
 import { EyeIcon, TrophyIcon } from "../components/Icons";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { nameCardsIn } from "../lib/cards";
+import { reveal } from "../lib/reveal";
 import { clockText, useSecondsLeft } from "../lib/useCountdown";
 import { useFocusFallback } from "../lib/useFocusFallback";
 import { useAlertSetting, useTurnAlert } from "../lib/turnAlert";
@@ -84,18 +85,22 @@ function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, offline 
   result: NonNullable<Result>; room: Room; mySeats: number[]; isHost: boolean; onRematch: () => void;
   onLeave: () => void; offline: boolean;
 }): ReactElement {
+  const box = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  // The host lands on Rematch; everyone else on the result itself.
+  const rematch = useRef<HTMLButtonElement>(null);
+  // Whoever had scrolled down sees the result come into view. The host lands on Rematch, everyone
+  // else on the result itself: without the focus's own jump, which would cut the smooth scroll.
   useEffect(() => {
-    if (!isHost) heading.current?.focus();
+    (isHost ? rematch : heading).current?.focus({ preventScroll: true });
+    reveal(box.current, "center");
   }, []);
   return (
-    <div className="result-overlay" role="alertdialog" aria-labelledby="result-title" data-testid="result">
+    <div className="result-overlay" role="alertdialog" aria-labelledby="result-title" data-testid="result" ref={box}>
       <TrophyIcon size={40} />
       <h2 id="result-title" ref={heading} tabIndex={-1}>{resultTitle(result, room, mySeats)}</h2>
       <div className="btn-row" style={{ justifyContent: "center" }}>
         {isHost ? (
-          <button type="button" className="btn btn-primary" onClick={onRematch} disabled={offline} autoFocus>
+          <button type="button" className="btn btn-primary" onClick={onRematch} disabled={offline} ref={rematch}>
             Rematch
           </button>
         ) : (
@@ -151,11 +156,11 @@ export function GameView(props: GameViewProps): ReactElement {
   const mover = moves.current.mover;
 
   useEffect(() => setError(null), [version]);
-  // The lobby may have been scrolled (down to its Start button, on a phone): the table opens at
-  // its top, where the turn line and the player's own hand are.
+  // The lobby, or the last game, may have been scrolled (down to the Start button, the result, the
+  // log): each game opens at the top of the table, where the turn line and the other players are.
   useEffect(() => {
-    window.scrollTo?.(0, 0);
-  }, []);
+    window.scrollTo(0, 0);
+  }, [state?.round]);
 
   const isHost = room.host === userId;
   // A player's cards the person beside them must not see: until the game's facts arrive, assume some.
@@ -202,9 +207,15 @@ export function GameView(props: GameViewProps): ReactElement {
     <div className="game-layout" ref={setLayout}>
       <section className={`table ${state.result ? "is-over" : ""}`} aria-label={`${room.title} table`}
         data-testid="table" data-version={state.version}>
-        <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
-          aria-live="polite" data-testid="turn" ref={turnLine} tabIndex={-1}>
-          {status.text}
+        <div className="table-head">
+          <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
+            aria-live="polite" data-testid="turn" ref={turnLine} tabIndex={-1}>
+            {status.text}
+          </div>
+          {running && (
+            <TurnClockLine clock={running} name={mySeats.includes(running.seat) && mySeats.length === 1
+              ? null : seatName(room.seats, running.seat)} />
+          )}
         </div>
         {state.result && (
           <ResultBox result={state.result} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
@@ -217,10 +228,6 @@ export function GameView(props: GameViewProps): ReactElement {
           </p>
         )}
         {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {game && game.private.length > 0 ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
-        {running && (
-          <TurnClockLine clock={running} name={mySeats.includes(running.seat) && mySeats.length === 1
-            ? null : seatName(room.seats, running.seat)} />
-        )}
         {awayHere && !state.result && (
           <div className="banner banner-warn away-note" role="status" data-testid="away-note">
             You are away: a bot plays your turns.
@@ -306,7 +313,7 @@ export function GameView(props: GameViewProps): ReactElement {
   );
 }
 
-/** The clock of the turn being played, in words, under the turn line. */
+/** The clock of the turn being played, in words, beside the turn line. */
 function TurnClockLine({ clock, name }: { clock: { endsAt: number; away: boolean }; name: string | null }): ReactElement {
   const left = useSecondsLeft(clock.endsAt) ?? 0;
   const whose = name === null ? "your turn" : `${name}’s turn`;
@@ -344,9 +351,10 @@ function HostTurnTools({ room, mySeats, times, send, offline }: {
 
 function LogList({ log }: { log: LogEntry[] }): ReactElement {
   const box = useRef<HTMLOListElement>(null);
+  // Every new line, not a new length: a long log keeps its length once it is full.
   useEffect(() => {
     if (box.current) box.current.scrollTop = box.current.scrollHeight;
-  }, [log.length]);
+  }, [log]);
   if (log.length === 0) return <p className="muted">Moves will be listed here.</p>;
   return (
     <ol className="game-log" ref={box} aria-live="polite" data-testid="game-log" tabIndex={0}>

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactElement } f
 import { Chat } from "../components/Chat";
 import { HostAway } from "../components/HostAway";
 import { fetchRoom, type ApiError } from "../lib/api";
-import { forgetIdentity, getIdentity, getName, saveName, validName, type Identity } from "../lib/identity";
+import { releaseSeat, useHeldSeat } from "../lib/heldSeats";
+import { forgetIdentity, getName, identityForRoom, saveName, validName, type Identity } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { seatFree } from "../lib/seats";
 import { isRoomKey, Link, navigate } from "../lib/router";
@@ -130,8 +131,8 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   });
 
   const loadIdentity = useCallback(() => {
-    getIdentity().then(setIdentity).catch((e: Error) => setIdError(e.message));
-  }, []);
+    identityForRoom(code).then(setIdentity).catch((e: Error) => setIdError(e.message));
+  }, [code]);
   useEffect(loadIdentity, [loadIdentity]);
 
   const wellFormed = isRoomKey(code);
@@ -153,6 +154,8 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   const refusal = model.fatal?.code === "rate_limited" ? model.fatal.message : null;
   const failed = model.fatal !== null && model.fatal.code !== "unauthorized" && refusal === null;
   const gone = model.closed !== null || failed;
+  const roomGone = model.closed !== null || model.fatal?.code === "not_found" || lookup === "missing";
+  useHeldSeat(code, identity, model.status === "online" ? model.mySeats.length > 0 : null, roomGone);
   useEffect(() => {
     if (hidden && (gone || !entry)) onGone?.();
   }, [hidden, gone, entry === null]);
@@ -160,6 +163,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   // A token the server no longer accepts (it restarted with a new key): get a new identity.
   useEffect(() => {
     if (model.fatal?.code === "unauthorized") {
+      if (identity) releaseSeat(code, identity.userId);
       forgetIdentity();
       setIdentity(null);
       loadIdentity();
@@ -167,6 +171,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   }, [model.fatal, loadIdentity]);
 
   const leave = async () => {
+    if (identity) releaseSeat(code, identity.userId);
     await actions.leave();
     onGone?.();
     navigate("/");

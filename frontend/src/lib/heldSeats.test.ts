@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { room, seat } from "./fixtures";
+import { heldSeat, holdSeat, releaseSeat, seatState } from "./heldSeats";
+import { identityForRoom } from "./identity";
+import type { Room, SeatInfo } from "./types";
+
+const ADA = { token: "token-ada", userId: "u0" };
+
+describe("held seats", () => {
+  beforeEach(() => localStorage.clear());
+
+  it("remembers the identity seated in a room, whatever the case of the code asked for", () => {
+    holdSeat("k7mpq2", ADA);
+    expect(heldSeat("K7MPQ2")).toEqual({ code: "K7MPQ2", token: "token-ada", user_id: "u0" });
+    expect(heldSeat("AAAAAA")).toBeNull();
+  });
+
+  it("forgets only this user's seat, or whoever's when the room is gone", () => {
+    holdSeat("K7MPQ2", ADA);
+    releaseSeat("K7MPQ2", "u1"); // a friend watching in another tab of this browser
+    expect(heldSeat("K7MPQ2")?.user_id).toBe("u0");
+    releaseSeat("K7MPQ2", "u0");
+    expect(heldSeat("K7MPQ2")).toBeNull();
+    holdSeat("K7MPQ2", ADA);
+    releaseSeat("K7MPQ2");
+    expect(heldSeat("K7MPQ2")).toBeNull();
+  });
+
+  it("keeps a few dozen, newest first, and survives a damaged list", () => {
+    for (let i = 0; i < 50; i += 1) holdSeat(`R${i}`, { token: `t${i}`, userId: `u${i}` });
+    expect(heldSeat("R49")?.token).toBe("t49");
+    expect(heldSeat("R0")).toBeNull();
+    localStorage.setItem("lounge.seats", "{not json");
+    expect(heldSeat("R49")).toBeNull();
+  });
+
+  it("sees a seat free when its player has no connection and has not left", () => {
+    const at = (extra: Partial<SeatInfo>) => room({ seats: [seat(0, "Ada", extra), seat(1, "Grace")] });
+    expect(seatState(at({ connected: false }), "u0")).toBe("free");
+    expect(seatState(at({ connected: true }), "u0")).toBe("played"); // in another tab
+    expect(seatState(at({ connected: false, left: true }), "u0")).toBeNull();
+    expect(seatState(at({ connected: false }), "u9")).toBeNull(); // lost, or never there
+  });
+});
+
+describe("the identity a tab opens a room with", () => {
+  const roomWith = (connected: boolean): Room => room({ seats: [seat(0, "Ada", { connected }), seat(1, "Grace")] });
+  const server = (found: Room | null) => {
+    const calls: string[] = [];
+    vi.stubGlobal("fetch", async (path: string) => {
+      calls.push(path);
+      if (path === "/api/session") {
+        return new Response(JSON.stringify({ user_id: "u-new", token: "token-new" }), { status: 201 });
+      }
+      return found
+        ? new Response(JSON.stringify(found), { status: 200 })
+        : new Response(JSON.stringify({ error: { code: "not_found", message: "No room" } }), { status: 404 });
+    });
+    return calls;
+  };
+
+  beforeEach(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("takes back the seat of a closed tab: the same player, for this tab and its reloads", async () => {
+    holdSeat("K7MPQ2", ADA);
+    server(roomWith(false));
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual(ADA);
+    expect(sessionStorage.getItem("lounge.token")).toBe("token-ada");
+  });
+
+  it("is a new player when the seat is played in another tab, which keeps it", async () => {
+    holdSeat("K7MPQ2", ADA);
+    server(roomWith(true));
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ userId: "u-new", token: "token-new" });
+    expect(heldSeat("K7MPQ2")?.user_id).toBe("u0");
+  });
+
+  it("forgets a seat its player lost for good, and is a new player", async () => {
+    holdSeat("K7MPQ2", ADA);
+    server(room({ seats: [seat(0, "Ada", { connected: false, left: true }), seat(1, "Grace")] }));
+    await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ userId: "u-new" });
+    expect(heldSeat("K7MPQ2")).toBeNull();
+  });
+
+  it("is a new player when the room is gone or this browser held no seat in it", async () => {
+    holdSeat("K7MPQ2", ADA);
+    server(null);
+    await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ userId: "u-new" });
+    sessionStorage.clear();
+    const calls = server(roomWith(false));
+    await expect(identityForRoom("AAAAAA")).resolves.toMatchObject({ userId: "u-new" });
+    expect(calls).toEqual(["/api/session"]);
+  });
+
+  it("keeps a tab's own identity, wherever it goes", async () => {
+    sessionStorage.setItem("lounge.token", "token-grace");
+    sessionStorage.setItem("lounge.user_id", "u1");
+    holdSeat("K7MPQ2", ADA);
+    const calls = server(roomWith(false));
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ userId: "u1", token: "token-grace" });
+    expect(calls).toEqual([]);
+  });
+});

@@ -1,0 +1,74 @@
+// The seats this browser holds, so that a tab opened later on an invite link can take back a seat
+// whose tab was closed (the token itself lives in each tab's sessionStorage, and goes with it).
+// Kept in localStorage, newest first, a few dozen at most: room code -> the identity seated there.
+import { useEffect } from "react";
+import type { Room } from "./types";
+
+const KEY = "lounge.seats";
+const KEPT = 40;
+
+export interface HeldSeat {
+  code: string;
+  token: string;
+  user_id: string;
+}
+
+function read(): HeldSeat[] {
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(KEY) ?? "[]");
+    return Array.isArray(list)
+      ? (list as HeldSeat[]).filter((s) => typeof s?.code === "string" && typeof s.token === "string")
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+function write(list: HeldSeat[]): void {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(list.slice(0, KEPT)));
+  } catch {
+    // Storage may be full or refused: the worst case is a closed tab's seat that cannot come back.
+  }
+}
+
+/** Remembers that this user sits in the room `code`. */
+export function holdSeat(code: string, identity: { token: string; userId: string }): void {
+  const rest = read().filter((s) => s.code !== code.toUpperCase());
+  write([{ code: code.toUpperCase(), token: identity.token, user_id: identity.userId }, ...rest]);
+}
+
+/** The seat this browser holds in the room `code`, if any. */
+export function heldSeat(code: string): HeldSeat | null {
+  return read().find((s) => s.code === code.toUpperCase()) ?? null;
+}
+
+/** Forgets the seat held in the room `code`: only this user's, or whoever's when `userId` is null
+ * (the room is gone). */
+export function releaseSeat(code: string, userId: string | null = null): void {
+  const list = read();
+  const kept = list.filter((s) => s.code !== code.toUpperCase() || (userId !== null && s.user_id !== userId));
+  if (kept.length !== list.length) write(kept);
+}
+
+/** The user's seat as the room shows it: "free" when nobody plays it (their tab was closed),
+ * "played" (in another tab), or null when it is gone (left, lost, or never there). */
+export function seatState(room: Room, userId: string): "free" | "played" | null {
+  const seat = room.seats.find((s) => s.user_id === userId && s.kind === "human" && !s.left);
+  if (!seat) return null;
+  return seat.connected ? "played" : "free";
+}
+
+/** Keeps the held seat in step with the room: held while this user plays a seat in it (`seated`,
+ * null until joined), forgotten once they do not or once the room is gone. */
+export function useHeldSeat(code: string, identity: { token: string; userId: string } | null,
+  seated: boolean | null, roomGone: boolean): void {
+  useEffect(() => {
+    if (!identity || seated === null) return;
+    if (seated) holdSeat(code, identity);
+    else releaseSeat(code, identity.userId);
+  }, [code, identity?.token, seated]);
+  useEffect(() => {
+    if (roomGone) releaseSeat(code);
+  }, [code, roomGone]);
+}

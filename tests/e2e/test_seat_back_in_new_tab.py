@@ -1,0 +1,45 @@
+"""A player who closes their tab gets their seat back from the invite link in a new tab of the same
+browser, while a second tab opened beside a tab still playing is a new player; the browser forgets
+the seat once the room closes (Nine Locks)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP
+from .helpers import host_room, shot
+
+
+def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab, browser, server_url, shots):
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Nine Locks", public=False)
+    # One browser context is one browser: its tabs share localStorage, each has its sessionStorage.
+    grace = browser.new_context(viewport=DESKTOP, base_url=server_url)
+    try:
+        grace.add_init_script("localStorage.setItem('lounge.name', 'Grace')")
+        first = grace.new_page()
+        first.goto(f"/r/{code}")
+        first.get_by_role("button", name="I’m ready").click()
+        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
+        ada.get_by_role("button", name="Start game").click()
+        expect(first.get_by_role("group", name="Grace's hands")).to_be_visible()
+
+        beside = grace.new_page()  # the first tab still plays the seat: this one is someone else
+        beside.goto(f"/r/{code}")
+        expect(beside.get_by_text("You are watching")).to_be_visible()
+        beside.close()
+
+        first.close()
+        expect(ada.get_by_test_id("player-1")).to_contain_text("Disconnected")
+        again = grace.new_page()
+        again.goto(f"/r/{code}")
+        expect(again.get_by_role("group", name="Grace's hands")).to_be_visible()
+        expect(ada.get_by_test_id("player-1")).not_to_contain_text("Disconnected")
+        shot(again, shots, "seat-back-in-new-tab")
+
+        ada.get_by_role("button", name="Close room").click()
+        ada.get_by_test_id("confirm-leave").get_by_role("button", name="Close room").click()
+        expect(again.get_by_role("heading", name="This room was closed")).to_be_visible()
+        assert again.evaluate("JSON.parse(localStorage.getItem('lounge.seats'))") == []
+    finally:
+        grace.close()
