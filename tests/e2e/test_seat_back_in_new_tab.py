@@ -10,7 +10,8 @@ from .conftest import DESKTOP
 from .helpers import host_room, shot
 
 
-def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab, browser, server_url, shots):
+def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab, browser,
+                                                                        server_url, shots):
     ada = open_tab("/")
     code = host_room(ada, "Ada", "Nine Locks", public=False)
     # One browser context is one browser: its tabs share localStorage, each has its sessionStorage.

@@ -116,13 +116,15 @@ def test_the_piles_to_choose_from_come_into_view_clear_of_the_turn_line_and_the_
     hand = box_of(ada, ".me-area")
     for target in targets.all():
         box = target.bounding_box()
-        assert head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= hand["y"], (head, box, hand)
+        clear = head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= hand["y"]
+        assert clear, (head, box, hand)
     shot(ada, shots, f"piles-in-view-{size}", full_page=False)
 
 
 # Down to the log, as long as the game is on (in one step, so never after the result came).
 SCROLL_DOWN_BEFORE_THE_END = """() => {
-  if (!document.querySelector('[data-testid=result]')) window.scrollTo(0, document.body.scrollHeight);
+  if (!document.querySelector('[data-testid=result]'))
+    window.scrollTo(0, document.body.scrollHeight);
 }"""
 
 
