@@ -2,6 +2,7 @@
 // whose tab was closed (the token itself lives in each tab's sessionStorage, and goes with it).
 // Kept in localStorage, newest first, a few dozen at most: room code -> the identity seated there.
 import { useEffect } from "react";
+import { readList, writeList } from "./storedList";
 import type { Room } from "./types";
 
 const KEY = "lounge.seats";
@@ -14,22 +15,14 @@ export interface HeldSeat {
 }
 
 function read(): HeldSeat[] {
-  try {
-    const list: unknown = JSON.parse(localStorage.getItem(KEY) ?? "[]");
-    return Array.isArray(list)
-      ? (list as HeldSeat[]).filter((s) => typeof s?.code === "string" && typeof s.token === "string")
-      : [];
-  } catch {
-    return [];
-  }
+  return readList<HeldSeat>(KEY, (entry) => {
+    const s = entry as HeldSeat | null;
+    return typeof s?.code === "string" && typeof s.token === "string";
+  });
 }
 
 function write(list: HeldSeat[]): void {
-  try {
-    localStorage.setItem(KEY, JSON.stringify(list.slice(0, KEPT)));
-  } catch {
-    // Storage may be full or refused: the worst case is a closed tab's seat that cannot come back.
-  }
+  writeList(KEY, list, KEPT);
 }
 
 /** Remembers that this user sits in the room `code`. */
