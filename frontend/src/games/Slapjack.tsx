@@ -36,7 +36,8 @@ function eventText(event: SlapEvent, seats: SeatInfo[]): string {
 }
 
 /** Slapjack: the central pile, everyone's face-down stacks, and a big slap button per seat played here
- * (the space bar slaps for the seat shown). */
+ * (the space bar slaps too when only one seat is played here: with several, whose it is would change
+ * with every turn). */
 export function Slapjack(props: BoardProps): ReactElement {
   const { view, legal, seat, seats, play, busy, mover, owner, localSeats } = props;
   const pile = (view.pile as string[]) ?? [];
@@ -57,7 +58,8 @@ export function Slapjack(props: BoardProps): ReactElement {
   // The button's pressed look ends with the board: no state set after it is gone.
   useEffect(() => () => window.clearTimeout(release.current), []);
   const mySlap = slapIn(legal);
-  useSpaceBar(seat !== null && mySlap ? () => slap(seat, mySlap) : null);
+  const spaceSlaps = seat !== null && slappers.length === 1;
+  useSpaceBar(spaceSlaps && mySlap ? () => slap(seat, mySlap) : null);
 
   const top3 = pile.slice(-3);
   const offset = fromOffset(mover, seat) as CSSProperties;
@@ -93,7 +95,7 @@ export function Slapjack(props: BoardProps): ReactElement {
           </div>
           {slappers.map(({ seat: slapper, legal: moves }) => {
             const move = slapIn(moves);
-            const shortcut = slapper === seat ? "space bar" : null;
+            const shortcut = spaceSlaps ? "space bar" : null;
             const name = slappers.length > 1 ? seatName(seats, slapper) : null;
             return (
               <button key={slapper} type="button" className={`slap-btn ${pressed === slapper ? "pressed" : ""}`}

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { nineLocksView, seat, view } from "../lib/fixtures";
 import { CrazyEights } from "./CrazyEights";
@@ -145,6 +145,12 @@ describe("Slapjack", () => {
     render(<Slapjack {...props({ view: v, legal: [], play, seat: null })} />);
     expect(fireEvent.keyDown(document.body, { key: " ", code: "Space" })).toBe(true);
     expect(play).not.toHaveBeenCalled();
+    cleanup();
+    render(<><ol tabIndex={0} aria-label="Game log" /><Slapjack {...props({ view: v, legal, play })} /></>);
+    const log = screen.getByRole("list", { name: "Game log" });
+    log.focus(); // a focused list scrolls with the space bar
+    expect(fireEvent.keyDown(log, { key: " ", code: "Space" })).toBe(true);
+    expect(play).not.toHaveBeenCalled();
   });
 
   it("gives every hot-seat player a slap button of their own, and names them in the events", () => {
@@ -157,6 +163,9 @@ describe("Slapjack", () => {
     expect(play).toHaveBeenCalledWith("slap", [7], 2);
     fireEvent.click(screen.getByRole("button", { name: /SLAP! Ada/ }));
     expect(play).toHaveBeenCalledWith("slap", [7], 0);
+    play.mockClear(); // whose the space bar would be changes with every turn: it slaps for nobody
+    expect(fireEvent.keyDown(window, { key: " ", code: "Space" })).toBe(true);
+    expect(play).not.toHaveBeenCalled();
     expect(screen.getByRole("group", { name: "Ada’s stack" })).toBeInTheDocument();
     const news = screen.getByRole("status");
     expect(news).toHaveTextContent("Linus took the pile with a sandwich: 6 cards");

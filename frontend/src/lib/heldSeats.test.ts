@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "./fixtures";
-import { heldSeat, holdSeat, releaseSeat, seatState } from "./heldSeats";
+import { heldSeats, holdSeat, releaseSeat, seatState } from "./heldSeats";
 import { identityForRoom } from "./identity";
 import type { Room, SeatInfo } from "./types";
 
@@ -11,27 +11,27 @@ describe("held seats", () => {
 
   it("remembers the identity seated in a room, whatever the case of the code asked for", () => {
     holdSeat("k7mpq2", ADA);
-    expect(heldSeat("K7MPQ2")).toEqual({ code: "K7MPQ2", token: "token-ada", user_id: "u0" });
-    expect(heldSeat("AAAAAA")).toBeNull();
+    expect(heldSeats("K7MPQ2")).toEqual([{ code: "K7MPQ2", token: "token-ada", user_id: "u0" }]);
+    expect(heldSeats("AAAAAA")).toEqual([]);
   });
 
   it("forgets only this user's seat, or whoever's when the room is gone", () => {
     holdSeat("K7MPQ2", ADA);
     releaseSeat("K7MPQ2", "u1"); // a friend watching in another tab of this browser
-    expect(heldSeat("K7MPQ2")?.user_id).toBe("u0");
+    expect(heldSeats("K7MPQ2")[0]?.user_id).toBe("u0");
     releaseSeat("K7MPQ2", "u0");
-    expect(heldSeat("K7MPQ2")).toBeNull();
+    expect(heldSeats("K7MPQ2")).toEqual([]);
     holdSeat("K7MPQ2", ADA);
     releaseSeat("K7MPQ2");
-    expect(heldSeat("K7MPQ2")).toBeNull();
+    expect(heldSeats("K7MPQ2")).toEqual([]);
   });
 
   it("keeps a few dozen, newest first, and survives a damaged list", () => {
     for (let i = 0; i < 50; i += 1) holdSeat(`R${i}`, { token: `t${i}`, userId: `u${i}` });
-    expect(heldSeat("R49")?.token).toBe("t49");
-    expect(heldSeat("R0")).toBeNull();
+    expect(heldSeats("R49")[0]?.token).toBe("t49");
+    expect(heldSeats("R0")).toEqual([]);
     localStorage.setItem("lounge.seats", "{not json");
-    expect(heldSeat("R49")).toBeNull();
+    expect(heldSeats("R49")).toEqual([]);
   });
 
   it("sees a seat free when its player has no connection and has not left", () => {
@@ -76,14 +76,22 @@ describe("the identity a tab opens a room with", () => {
     holdSeat("K7MPQ2", ADA);
     server(roomWith(true));
     await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ userId: "u-new", token: "token-new" });
-    expect(heldSeat("K7MPQ2")?.user_id).toBe("u0");
+    expect(heldSeats("K7MPQ2")[0]?.user_id).toBe("u0");
+  });
+
+  it("takes back a closed tab's seat though a second tab of this browser took another one", async () => {
+    holdSeat("K7MPQ2", ADA);
+    holdSeat("K7MPQ2", { token: "token-ada-2", userId: "u1" }); // "Ada (2)", still playing
+    expect(heldSeats("K7MPQ2").map((s) => s.user_id)).toEqual(["u1", "u0"]);
+    server(room({ seats: [seat(0, "Ada", { connected: false }), seat(1, "Ada (2)", { connected: true })] }));
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual(ADA);
   });
 
   it("forgets a seat its player lost for good, and is a new player", async () => {
     holdSeat("K7MPQ2", ADA);
     server(room({ seats: [seat(0, "Ada", { connected: false, left: true }), seat(1, "Grace")] }));
     await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ userId: "u-new" });
-    expect(heldSeat("K7MPQ2")).toBeNull();
+    expect(heldSeats("K7MPQ2")).toEqual([]);
   });
 
   it("is a new player when the room is gone or this browser held no seat in it", async () => {

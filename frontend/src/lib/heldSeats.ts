@@ -1,6 +1,7 @@
 // The seats this browser holds, so that a tab opened later on an invite link can take back a seat
 // whose tab was closed (the token itself lives in each tab's sessionStorage, and goes with it).
-// Kept in localStorage, newest first, a few dozen at most: room code -> the identity seated there.
+// Kept in localStorage, newest first, a few dozen at most: a room's code and an identity seated
+// there (several per room when several tabs of this browser took seats).
 import { useEffect } from "react";
 import { readList, writeList } from "./storedList";
 import type { Room } from "./types";
@@ -27,13 +28,14 @@ function write(list: HeldSeat[]): void {
 
 /** Remembers that this user sits in the room `code`. */
 export function holdSeat(code: string, identity: { token: string; userId: string }): void {
-  const rest = read().filter((s) => s.code !== code.toUpperCase());
-  write([{ code: code.toUpperCase(), token: identity.token, user_id: identity.userId }, ...rest]);
+  const key = code.toUpperCase();
+  const rest = read().filter((s) => s.code !== key || s.user_id !== identity.userId);
+  write([{ code: key, token: identity.token, user_id: identity.userId }, ...rest]);
 }
 
-/** The seat this browser holds in the room `code`, if any. */
-export function heldSeat(code: string): HeldSeat | null {
-  return read().find((s) => s.code === code.toUpperCase()) ?? null;
+/** The seats this browser holds in the room `code`, newest first. */
+export function heldSeats(code: string): HeldSeat[] {
+  return read().filter((s) => s.code === code.toUpperCase());
 }
 
 /** Forgets the seat held in the room `code`: only this user's, or whoever's when `userId` is null

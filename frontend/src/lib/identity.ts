@@ -3,7 +3,7 @@
 // on the invite link after the player's tab was closed takes the seat back. The display name
 // lives in localStorage, so it is remembered.
 import { createSession, fetchRoom } from "./api";
-import { heldSeat, releaseSeat, seatState } from "./heldSeats";
+import { heldSeats, releaseSeat, seatState } from "./heldSeats";
 
 const TOKEN_KEY = "lounge.token";
 const USER_KEY = "lounge.user_id";
@@ -44,16 +44,19 @@ export function getIdentity(): Promise<Identity> {
 
 /**
  * The identity this tab opens the room `code` with. A tab with none of its own takes the one of
- * the seat this browser holds there if nobody plays it now (the tab that played it was closed):
- * the seat comes back. A seat played in another tab stays with it, and this tab is a new player.
+ * a seat this browser holds there that nobody plays now (the tab that played it was closed):
+ * the seat comes back. A seat played in another tab stays with it; with none free, this tab is
+ * a new player.
  */
 export async function identityForRoom(code: string): Promise<Identity> {
-  const held = stored() ? null : heldSeat(code);
-  if (held) {
-    const room = await fetchRoom(code).catch(() => null);
-    const seat = room && seatState(room, held.user_id);
-    if (seat === "free") return keep({ userId: held.user_id, token: held.token });
-    if (room && seat === null) releaseSeat(code);
+  const held = stored() ? [] : heldSeats(code);
+  const room = held.length > 0 ? await fetchRoom(code).catch(() => null) : null;
+  if (room) {
+    for (const seat of held) {
+      const state = seatState(room, seat.user_id);
+      if (state === "free") return keep({ userId: seat.user_id, token: seat.token });
+      if (state === null) releaseSeat(code, seat.user_id);
+    }
   }
   return getIdentity();
 }

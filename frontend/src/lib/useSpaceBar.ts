@@ -1,8 +1,10 @@
 // The space bar as a game's own key (Slapjack's slap), without taking it from the page's controls.
 import { useEffect, useRef } from "react";
 
-/** What the space bar presses or types into: there it keeps its usual job. */
-const KEEPS_SPACE = "button, a[href], input, textarea, select, [contenteditable]:not([contenteditable='false'])";
+/** What the space bar presses, types into or scrolls (a focusable list, as the game log): there it
+ * keeps its usual job. */
+const KEEPS_SPACE = "button, a[href], input, textarea, select, [contenteditable]:not([contenteditable='false']), " +
+  "[tabindex]:not([tabindex='-1'])";
 
 function keepsSpace(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest(KEEPS_SPACE) !== null;
