@@ -23,7 +23,7 @@ from .runtime import Runtime
 
 log = logging.getLogger(__name__)
 
-MAX_STEPS = 20  # the steps of one turn a bot plays at most (Nine Locks' longest has four)
+MAX_STEPS = 20  # a bound on one turn's steps (Nine Locks' longest: a pick-up, an unlock, the key)
 
 
 def timed_seat(room: Room) -> int | None:

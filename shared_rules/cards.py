@@ -5,7 +5,7 @@ SUITS = ("S", "H", "D", "C")
 DECK = tuple(rank + suit for suit in SUITS for rank in RANKS)
 CARD_SET = frozenset(DECK)
 
-RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+_RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
@@ -21,7 +21,7 @@ def card_name(card: str, capital: bool = False) -> str:
     """The name of a card: ``QH`` is "queen of hearts" in a sentence, "Queen of hearts" in
     the game log (``capital``)."""
     r = card[:-1]
-    name = RANK_NAMES.get(r, r)
+    name = _RANK_NAMES.get(r, r)
     return f"{name.capitalize() if capital else name} of {SUIT_NAMES[card[-1]]}"
 
 

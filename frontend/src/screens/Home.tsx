@@ -8,7 +8,6 @@ import { useGames } from "../lib/useGames";
 import { useTitle } from "../lib/useTitle";
 import type { GameInfo, Room } from "../lib/types";
 
-
 function players(game: { min_players: number; max_players: number }): string {
   return game.min_players === game.max_players
     ? `${game.min_players} players`
