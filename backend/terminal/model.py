@@ -131,12 +131,13 @@ class Model:
             self.note("The server sent a room update I could not read", "error")
             return
         before = self.status if self.room else None
-        people = self._people()
+        people, turn_seconds = self._people(), (self.room or {}).get("turn_seconds")
         self.room = data
         self._host_away(data.get("closes_in_ms"))
         self._check_away()
         if before is not None:
             self._tell_people(people, self._people(), in_game=before == "playing")
+            self._tell_turn_time(turn_seconds)
             if before != self.status:
                 self._status_changed(before)
 
@@ -148,6 +149,15 @@ class Model:
             self.note("You are away: a bot plays your turns. Type /back when you are back.",
                       "error")
         self.away = away
+
+    def _tell_turn_time(self, before: Any) -> None:
+        """Say when the host changes the turn time (the host's own client says it on the ack)."""
+        seconds = self.room.get("turn_seconds")
+        if seconds == before or not _int(seconds) or self.is_host:
+            return
+        host = self.seat_name(0)
+        self.note(f"{host} set the turn time to {seconds} s" if seconds
+                  else f"{host} turned the turn time off", "game")
 
     def _host_away(self, left_ms: Any) -> None:
         """The host lost their connection: say when the room closes (the host is not told)."""

@@ -138,6 +138,15 @@ def test_away_is_said_once_and_turntime_and_back_say_what_they_did(terms, server
     assert ada.exit_status() == 0
 
 
+def test_a_guest_is_told_when_the_host_sets_the_turn_time(terms, server):
+    ada, code = host_room(terms, server, "tic-tac-toe")
+    bob = join(terms, server, code, "Bob")
+    ada.line("/turntime 60")
+    ada.wait("Turn time set to 60 s")
+    bob.wait("Ada set the turn time to 60 s")
+    assert "Ada set the turn time" not in messages(ada.settle())
+
+
 def test_an_empty_room_code_is_said_before_any_screen(terms, server):
     for code in ("", "   "):
         term = terms("--server", server.url, "--join", code, "--name", "Eve")

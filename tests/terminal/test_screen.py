@@ -413,6 +413,20 @@ def test_the_message_pane_tells_who_comes_and_goes():
     assert model.spectator and model.lines[-1].text == "You are now a spectator"
 
 
+def test_a_guest_is_told_when_the_host_changes_the_turn_time():
+    """The host's own client says it on the ack; every other client says it from the room."""
+    said = {}
+    for who, host in (("guest", "host-id"), ("host", ME)):
+        model = Model(ME)
+        lobby = room("tic-tac-toe", 2, "waiting", mine=1) | {"host": host, "turn_seconds": 0}
+        model.on_room(lobby)
+        for seconds in (60, 60, 0):
+            model.on_room(lobby | {"turn_seconds": seconds})
+        said[who] = story_of(model)
+    assert said == {"guest": ["Ada set the turn time to 60 s", "Ada turned the turn time off"],
+                    "host": []}
+
+
 def test_my_seats_come_from_the_server_never_from_the_seat_list():
     """A room that still lists my left seat does not make it mine (the stuck table of
     issue 13): only ``my_seats`` from the server counts."""
