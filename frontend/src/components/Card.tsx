@@ -1,5 +1,5 @@
 import { useId, type CSSProperties, type ReactElement } from "react";
-import { parseCard, type CardInfo, type Suit } from "../lib/cards";
+import { parseCard, suitOf, type CardInfo, type Suit } from "../lib/cards";
 
 // Suit shapes drawn in a 100x100 box, so every pip looks the same whatever fonts are installed.
 const SUIT_PATHS: Record<Suit, string> = {
@@ -26,6 +26,11 @@ const PIPS: Record<string, [number, number][]> = {
 };
 
 const INK = { red: "#c62828", black: "#1b1b1f" };
+
+/** The ink of a suit's symbol, as on the cards: red for hearts and diamonds, else black. */
+export function suitInk(suit: unknown): string {
+  return suitOf(suit)?.red ? INK.red : INK.black;
+}
 
 function SuitShape(props: { suit: Suit; x: number; y: number; size: number; flip?: boolean; fill: string }): ReactElement {
   const { suit, x, y, size, flip, fill } = props;
@@ -95,7 +100,7 @@ function FaceCentre({ card, fill }: { card: CardInfo; fill: string }): ReactElem
 export function CardFace({ code }: { code: string }): ReactElement {
   const card = parseCard(code);
   if (!card) return <CardBack />;
-  const fill = card.red ? INK.red : INK.black;
+  const fill = suitInk(card.suit);
   return (
     <svg className="card-svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false">
       <rect x="1" y="1" width="98" height="138" rx="8" fill="#fffdf8" stroke="#b9b4a8" strokeWidth="1.5" />

@@ -1,4 +1,5 @@
 import type { ReactElement } from "react";
+import { hostName } from "../lib/seats";
 import type { Room } from "../lib/types";
 import { useSecondsLeft } from "../lib/useCountdown";
 
@@ -7,7 +8,7 @@ import { useSecondsLeft } from "../lib/useCountdown";
  * silently (aria-live off), or they would be read out every second. */
 export function HostAway({ room, closesAt }: { room: Room; closesAt: number | null }): ReactElement {
   const left = useSecondsLeft(closesAt);
-  const host = room.seats[0]?.name ?? "The host";
+  const host = hostName(room, "The host");
   return (
     <div role="status">
       {left !== null && (

@@ -1,31 +1,28 @@
-import { useState, type ReactElement } from "react";
-import type { Ack, Room } from "../lib/types";
+import type { ReactElement } from "react";
+import type { Room } from "../lib/types";
+import { useSend, type Send } from "../lib/useSend";
 
 /** "30 s", "1 min", "2 min". */
-export function turnTimeText(seconds: number): string {
+function turnTimeText(seconds: number): string {
   if (!seconds) return "Off";
   return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }
 
 /** The host's turn time: off, or one of the server's turn times. Others see it as text. */
 export function TurnTimeSelect({ room, isHost, times, send, disabled = false }: {
-  room: Room; isHost: boolean; times: number[]; send: (event: string, payload?: object) => Promise<Ack>;
-  disabled?: boolean;
+  room: Room; isHost: boolean; times: number[]; send: Send; disabled?: boolean;
 }): ReactElement | null {
-  const [error, setError] = useState<string | null>(null);
+  const { run, error } = useSend(send);
   const current = room.turn_seconds ?? 0;
   if (!isHost) {
     return current ? <p className="muted" data-testid="turn-time">Turn time: {turnTimeText(current)}</p> : null;
   }
-  const choose = async (seconds: number) => {
-    const ack = await send("set_turn_time", { seconds });
-    setError(ack.ok ? null : ack.error.message);
-  };
   return (
     <div className="turn-time">
       <label className="field">
         Turn time
-        <select value={current} disabled={disabled} onChange={(e) => void choose(Number(e.target.value))} data-testid="turn-time-select">
+        <select value={current} disabled={disabled} onChange={(e) => void run("set_turn_time", { seconds: Number(e.target.value) })}
+          data-testid="turn-time-select">
           {[0, ...times].map((t) => <option key={t} value={t}>{turnTimeText(t)}</option>)}
         </select>
       </label>

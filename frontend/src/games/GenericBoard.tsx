@@ -2,8 +2,9 @@ import type { ReactElement } from "react";
 import { Card } from "../components/Card";
 import { isCard } from "../lib/cards";
 import { sayMove } from "../lib/words";
-import { PlayerBox } from "./PlayerBox";
-import { othersAround, seatName, whose, type BoardProps } from "./types";
+import { seatName } from "../lib/seats";
+import { MyArea, Opponents } from "./PlayerBox";
+import { playsNow, whose, type BoardProps } from "./types";
 
 /** The keys the engine puts in every view: the table around the game's own keys. */
 const ENGINE_KEYS = new Set(["game", "seat", "version", "num_players", "current", "stage", "direction", "turn",
@@ -36,14 +37,9 @@ export function GenericBoard({ view, legal, seat, seats, play, busy, hideHand, o
   const infoOf = (name: string) => game?.moves.find((m) => m.name === name);
   return (
     <>
-      <div className="opponents">
-        {othersAround(view.num_players, seat).map((s) => (
-          <PlayerBox key={s} seat={s} info={seats[s]} isTurn={view.current === s && !view.result}
-            out={view.out.includes(s) || view.left.includes(s)}>
-            {perSeat.map((key) => <span key={key} className="pill">{words(key)}: {String((view[key] as unknown[])[s])}</span>)}
-          </PlayerBox>
-        ))}
-      </div>
+      <Opponents view={view} seat={seat} seats={seats} out={(s) => view.out.includes(s) || view.left.includes(s)}>
+        {(s) => perSeat.map((key) => <span key={key} className="pill">{words(key)}: {String((view[key] as unknown[])[s])}</span>)}
+      </Opponents>
       <div className="center">
         <dl className="generic-view" data-testid="generic-view">
           {view.stage && (
@@ -58,8 +54,7 @@ export function GenericBoard({ view, legal, seat, seats, play, busy, hideHand, o
         </dl>
       </div>
       {seat !== null && (
-        <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`} role="group"
-          aria-label={whose(owner, "place")} tabIndex={-1}>
+        <MyArea label={whose(owner, "place")} isTurn={playsNow(view, seat)}>
           {[...mine].filter((key) => key in view).map((key) => (
             <div key={key} className="generic-entry">
               <h3>{whose(owner, words(key))}</h3>
@@ -77,7 +72,7 @@ export function GenericBoard({ view, legal, seat, seats, play, busy, hideHand, o
               ))}
             </div>
           )}
-        </div>
+        </MyArea>
       )}
     </>
   );

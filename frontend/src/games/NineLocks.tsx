@@ -1,10 +1,13 @@
-import { useEffect, useRef, useState, type CSSProperties, type ReactElement } from "react";
+import { useEffect, useRef, useState, type CSSProperties, type ReactElement, type ReactNode } from "react";
 import { Card, CardFace } from "../components/Card";
 import { LockIcon } from "../components/Icons";
 import { cardName } from "../lib/cards";
 import { reveal } from "../lib/reveal";
-import { FaceDownHand, PlayerBox } from "./PlayerBox";
-import { fromOffset, movesNamed, othersAround, seatName, whose, type BoardProps } from "./types";
+import { movesNamed } from "../lib/moves";
+import { seatName } from "../lib/seats";
+import type { LegalMove } from "../lib/types";
+import { FaceDownHand, MyArea, Opponents } from "./PlayerBox";
+import { fromOffset, playsNow, whose, type BoardProps } from "./types";
 
 interface Pile {
   pile: number;
@@ -61,6 +64,64 @@ function hintFor(stage: string | null, canPick: boolean, selected: string | null
   return "";
 }
 
+/** The deck, a button when the player may pick up from it. */
+function Deck({ count, onPickUp }: { count: number; onPickUp: (() => void) | null }): ReactElement {
+  return (
+    <div className="deck-col">
+      <span className="label-on-felt">Deck</span>
+      {onPickUp ? (
+        <button type="button" className="target pile-stack card-playable"
+          style={{ border: 0, background: "transparent", padding: 0, cursor: "pointer", borderRadius: 8 }}
+          onClick={onPickUp} aria-label={`Pick up a card from the deck (${count} left)`}>
+          <FaceDownHand count={count} label="Deck" />
+        </button>
+      ) : (
+        <FaceDownHand count={count} label="Deck" />
+      )}
+    </div>
+  );
+}
+
+/** Another player's two hands: the visible one face up, the hidden one face down. */
+function TheirHands({ name, visible, hiddenCount }: { name: string; visible: string[]; hiddenCount: number }): ReactElement {
+  return (
+    <div className="nl-hands">
+      <section aria-label={`${name}'s visible hand`}>
+        <span className="label-on-felt">Visible</span>
+        <div className="fan fan-open">
+          {visible.map((c) => <Card key={c} code={c} />)}
+          {visible.length === 0 && <div className="empty-slot">empty</div>}
+        </div>
+      </section>
+      <section>
+        <span className="label-on-felt">Hidden</span>
+        <FaceDownHand count={hiddenCount} label={`${name}'s hidden hand`} />
+      </section>
+    </div>
+  );
+}
+
+/** One of the player's own hands, under its name and who sees it. */
+function OwnHand({ title, seenBy, children }: { title: string; seenBy: string; children: ReactNode }): ReactElement {
+  return (
+    <section>
+      <h3>{title} <span className="muted" style={{ color: "#cfe9dc", fontWeight: 400 }}>{seenBy}</span></h3>
+      <div className="hand">{children}</div>
+    </section>
+  );
+}
+
+/** The moves a press on a pile makes: the chosen card's plays, else unlocking or the key. */
+function pileTargets(legal: LegalMove[], selected: string | null): Map<number, LegalMove> {
+  const targets = new Map<number, LegalMove>();
+  if (selected) {
+    movesNamed(legal, "play").filter((m) => m.args[0] === selected).forEach((m) => targets.set(Number(m.args[1]), m));
+  } else {
+    legal.filter((m) => m.move === "unlock" || m.move === "key").forEach((m) => targets.set(Number(m.args[0]), m));
+  }
+  return targets;
+}
+
 /** Nine Locks: the 3x3 grid of piles, the deck, and each player's visible and hidden hands. */
 export function NineLocks(props: BoardProps): ReactElement {
   const { view, legal, seat, seats, play, busy, hideHand, mover, owner } = props;
@@ -68,7 +129,6 @@ export function NineLocks(props: BoardProps): ReactElement {
   const visible = (view.visible as string[][]) ?? [];
   const hidden = (view.hidden as string[] | null) ?? null;
   const hiddenCount = (view.hidden_count as number[]) ?? [];
-  const deckCount = (view.deck_count as number) ?? 0;
   const [selected, setSelected] = useState<string | null>(null);
 
   useEffect(() => setSelected(null), [view.version]);
@@ -76,13 +136,7 @@ export function NineLocks(props: BoardProps): ReactElement {
   const plays = movesNamed(legal, "play");
   const playable = new Set(plays.map((m) => String(m.args[0])));
   const pickUp = movesNamed(legal, "pick_up")[0];
-  const pileMoves = legal.filter((m) => m.move === "unlock" || m.move === "key");
-  const targets = new Map<number, { move: string; args: (string | number)[] }>();
-  if (selected) {
-    plays.filter((m) => m.args[0] === selected).forEach((m) => targets.set(Number(m.args[1]), m));
-  } else {
-    pileMoves.forEach((m) => targets.set(Number(m.args[0]), m));
-  }
+  const targets = pileTargets(legal, selected);
   const canAct = !busy && !hideHand;
   const offset = fromOffset(mover, seat) as CSSProperties;
   // A pile to choose may sit under the player's own hand, which sticks to the bottom of the window.
@@ -96,44 +150,18 @@ export function NineLocks(props: BoardProps): ReactElement {
     <Card key={code} code={code} playable={canAct && playable.has(code)} selected={selected === code}
       onSelect={canAct && playable.has(code) ? () => setSelected(selected === code ? null : code) : undefined} />
   );
+  const empty = <div className="empty-slot">empty</div>;
 
   return (
     <>
-      <div className="opponents">
-        {othersAround(view.num_players, seat).map((s) => (
-          <PlayerBox key={s} seat={s} info={seats[s]} isTurn={view.current === s && !view.result}
-            out={view.out.includes(s) || view.left.includes(s)} outLabel="Locked out">
-            <div className="nl-hands">
-              <section aria-label={`${seatName(seats, s)}'s visible hand`}>
-                <span className="label-on-felt">Visible</span>
-                <div className="fan fan-open">
-                  {(visible[s] ?? []).map((c) => <Card key={c} code={c} />)}
-                  {(visible[s] ?? []).length === 0 && <div className="empty-slot">empty</div>}
-                </div>
-              </section>
-              <section>
-                <span className="label-on-felt">Hidden</span>
-                <FaceDownHand count={hiddenCount[s] ?? 0} label={`${seatName(seats, s)}'s hidden hand`} />
-              </section>
-            </div>
-          </PlayerBox>
-        ))}
-      </div>
+      <Opponents view={view} seat={seat} seats={seats} out={(s) => view.out.includes(s) || view.left.includes(s)}
+        outLabel="Locked out">
+        {(s) => <TheirHands name={seatName(seats, s)} visible={visible[s] ?? []} hiddenCount={hiddenCount[s] ?? 0} />}
+      </Opponents>
 
       <div className="center">
         <div className="deck-area">
-          <div className="deck-col">
-            <span className="label-on-felt">Deck</span>
-            {pickUp && canAct ? (
-              <button type="button" className="target pile-stack card-playable"
-                style={{ border: 0, background: "transparent", padding: 0, cursor: "pointer", borderRadius: 8 }}
-                onClick={() => play("pick_up", [])} aria-label={`Pick up a card from the deck (${deckCount} left)`}>
-                <FaceDownHand count={deckCount} label="Deck" />
-              </button>
-            ) : (
-              <FaceDownHand count={deckCount} label="Deck" />
-            )}
-          </div>
+          <Deck count={(view.deck_count as number) ?? 0} onPickUp={pickUp && canAct ? () => play("pick_up", []) : null} />
           <div className="nl-grid" role="group" aria-label="The nine piles" ref={gridBox}>
             {grid.map((pile) => {
               const move = targets.get(pile.pile);
@@ -147,30 +175,23 @@ export function NineLocks(props: BoardProps): ReactElement {
       </div>
 
       {seat !== null && (
-        <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`}
-          aria-label={`${seatName(seats, seat)}'s hands`} role="group" tabIndex={-1}>
+        <MyArea label={`${seatName(seats, seat)}'s hands`} isTurn={playsNow(view, seat)}>
           <p className="hint" aria-live="polite">
             {legal.length > 0 && !hideHand ? hintFor(view.stage, Boolean(pickUp), selected, plays.length > 0) : ""}
           </p>
           <div className="nl-hands">
-            <section>
-              <h3>{owner ? `${owner}’s visible hand` : "Visible hand"} <span className="muted" style={{ color: "#cfe9dc", fontWeight: 400 }}>everyone sees</span></h3>
-              <div className="hand">
-                {(visible[seat] ?? []).map(myCard)}
-                {(visible[seat] ?? []).length === 0 && <div className="empty-slot">empty</div>}
-              </div>
-            </section>
-            <section>
-              <h3>{owner ? `${owner}’s hidden hand` : "Hidden hand"} <span className="muted" style={{ color: "#cfe9dc", fontWeight: 400 }}>{owner ? `only ${owner} sees` : "only you see"}</span></h3>
-              <div className="hand">
-                {hidden && !hideHand
-                  ? hidden.map(myCard)
-                  : <FaceDownHand count={hiddenCount[seat] ?? 0} label={whose(owner, "hidden hand")} />}
-                {hidden && !hideHand && hidden.length === 0 && <div className="empty-slot">empty</div>}
-              </div>
-            </section>
+            <OwnHand title={owner ? `${owner}’s visible hand` : "Visible hand"} seenBy="everyone sees">
+              {(visible[seat] ?? []).map(myCard)}
+              {(visible[seat] ?? []).length === 0 && empty}
+            </OwnHand>
+            <OwnHand title={owner ? `${owner}’s hidden hand` : "Hidden hand"} seenBy={owner ? `only ${owner} sees` : "only you see"}>
+              {hidden && !hideHand
+                ? hidden.map(myCard)
+                : <FaceDownHand count={hiddenCount[seat] ?? 0} label={whose(owner, "hidden hand")} />}
+              {hidden && !hideHand && hidden.length === 0 && empty}
+            </OwnHand>
           </div>
-        </div>
+        </MyArea>
       )}
     </>
   );

@@ -1,8 +1,11 @@
 import type { ReactElement, ReactNode } from "react";
 import { Avatar } from "../components/Avatar";
 import { CardBack } from "../components/Card";
+import { cardCount } from "../lib/cards";
 import { ClockPill } from "../components/TurnClock";
-import type { SeatInfo } from "../lib/types";
+import { playerName } from "../lib/seats";
+import type { SeatInfo, View } from "../lib/types";
+import { othersAround, playsNow } from "./types";
 
 export interface PlayerBoxProps {
   seat: number;
@@ -15,7 +18,7 @@ export interface PlayerBoxProps {
 
 /** Another player at the table: name, status, and their cards (given as children). */
 export function PlayerBox({ seat, info, isTurn, out, outLabel, children }: PlayerBoxProps): ReactElement {
-  const name = info?.name ?? `Seat ${seat + 1}`;
+  const name = playerName(info, seat);
   const label = `${name}${isTurn ? ", playing now" : ""}${out ? `, ${outLabel ?? "out"}` : ""}`;
   return (
     <section className={`player-box ${isTurn ? "is-turn" : ""} ${out ? "is-out" : ""}`} aria-label={label}
@@ -41,11 +44,42 @@ export function PlayerBox({ seat, info, isTurn, out, outLabel, children }: Playe
   );
 }
 
+/** The other players, in table order from the shown seat, each with what the game shows of them. */
+export function Opponents({ view, seat, seats, out, outLabel, children }: {
+  view: View;
+  seat: number | null;
+  seats: SeatInfo[];
+  /** Whether a seat is out of the game (its box is greyed, with `outLabel`). */
+  out?: (seat: number) => boolean;
+  outLabel?: string;
+  children: (seat: number) => ReactNode;
+}): ReactElement {
+  return (
+    <div className="opponents">
+      {othersAround(view.num_players, seat).map((s) => (
+        <PlayerBox key={s} seat={s} info={seats[s]} isTurn={playsNow(view, s)} out={out?.(s)} outLabel={outLabel}>
+          {children(s)}
+        </PlayerBox>
+      ))}
+    </div>
+  );
+}
+
+/** The shown player's own place at the foot of the table (where focus goes when a move takes it
+ * away: it can be focused, but is not a tab stop). */
+export function MyArea({ label, isTurn, children }: { label: string; isTurn: boolean; children: ReactNode }): ReactElement {
+  return (
+    <div className={`me-area ${isTurn ? "is-turn" : ""}`} role="group" aria-label={label} tabIndex={-1}>
+      {children}
+    </div>
+  );
+}
+
 /** A hand seen from behind: a fan of card backs and how many there are. */
 export function FaceDownHand({ count, label }: { count: number; label: string }): ReactElement {
   const shown = Math.min(count, 6);
   return (
-    <div className="pile-stack" role="img" aria-label={`${label}: ${count} card${count === 1 ? "" : "s"}`}>
+    <div className="pile-stack" role="img" aria-label={`${label}: ${cardCount(count)}`}>
       {count === 0 ? (
         <div className="empty-slot" style={{ fontSize: "0.65rem" }}>none</div>
       ) : (

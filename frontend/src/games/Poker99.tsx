@@ -1,9 +1,12 @@
-import { useEffect, useState, type CSSProperties, type ReactElement } from "react";
+import type { CSSProperties, ReactElement } from "react";
 import { Card } from "../components/Card";
+import { SaidAs } from "../components/SaidAs";
 import { cardName } from "../lib/cards";
+import { seatName } from "../lib/seats";
 import type { LegalMove } from "../lib/types";
-import { FaceDownHand, PlayerBox } from "./PlayerBox";
-import { fromOffset, movesNamed, othersAround, seatName, whose, type BoardProps } from "./types";
+import { ChoiceBox, MyHand, useCardPicker } from "./HandPicker";
+import { FaceDownHand, Opponents } from "./PlayerBox";
+import { fromOffset, playsNow, type BoardProps } from "./types";
 
 /** What the chooser's buttons need besides the move: names, and what each 10 or Q is worth. */
 interface ChoiceWords {
@@ -23,85 +26,70 @@ function choiceLabel(choice: string | number | undefined, card: string, words: C
   return words.labels[String(choice)] ?? verb;
 }
 
-function Choices({ card, moves, words, onPick, onCancel }: {
-  card: string; moves: LegalMove[]; words: ChoiceWords;
-  onPick: (m: LegalMove) => void; onCancel: () => void;
-}): ReactElement {
-  const namesSeat = typeof moves[0]?.args[1] === "number";
+/** The dial turns red in the last tenth of the totals a play may reach. */
+const DANGER_SHARE = 0.9;
+
+/** The running total against the highest a play may reach. */
+function TotalDial({ total, max }: { total: number; max: number }): ReactElement {
   return (
-    <div className="choice-box" role="group" aria-label={`Choices for the ${cardName(card)}`}>
-      <strong>{namesSeat ? `Who plays after your ${cardName(card)}?` : `The ${cardName(card)}: add or subtract?`}</strong>
-      <div className="btn-row" style={{ justifyContent: "center" }}>
-        {moves.map((m) => (
-          <button key={String(m.args[1])} type="button" className="btn btn-accent" onClick={() => onPick(m)}>
-            {choiceLabel(m.args[1], card, words)}
-          </button>
-        ))}
-        <button type="button" className="btn" onClick={onCancel}>Cancel</button>
-      </div>
+    <div className={`total-dial ${total >= max * DANGER_SHARE ? "danger" : ""}`} role="status" aria-live="polite"
+      aria-label={`Total ${total} of ${max}`} data-testid="total">
+      <small>Total</small>
+      <strong>{total}</strong>
+      <small>of {max}</small>
     </div>
   );
 }
 
-/** The dial turns red in the last tenth of the totals a play may reach. */
-const DANGER_SHARE = 0.9;
+/** Which way the turn goes round the seats. */
+function Direction({ clockwise }: { clockwise: boolean }): ReactElement {
+  return (
+    <span className="direction">
+      <span aria-hidden="true" style={{ fontSize: "1.3rem" }}>{clockwise ? "↻" : "↺"}</span>
+      <SaidAs words={`Play goes ${clockwise ? "up" : "down"} the seats`}>
+        {clockwise ? "Clockwise" : "Counter-clockwise"}
+      </SaidAs>
+    </span>
+  );
+}
 
 /** Poker 99: the running total, the direction, the last card played and the hands. */
 export function Poker99(props: BoardProps): ReactElement {
   const { view, legal, seat, seats, play, busy, hideHand, mover, owner, game } = props;
-  const total = (view.total as number) ?? 0;
-  const maxTotal = view.max_total as number;
-  const hand = (view.hands as string[] | null) ?? null;
   const counts = (view.hands_count as number[]) ?? [];
   const status = (view.status as string[]) ?? [];
   const last = view.last as { card: string; seat: number } | null;
-  const deckCount = (view.deck_count as number) ?? 0;
-  const [choosing, setChoosing] = useState<string | null>(null);
+  const picker = useCardPicker(legal, play, view.version);
   const words: ChoiceWords = {
     seats,
     amounts: (view.signed_amounts as Record<string, number> | null) ?? {},
     labels: game?.moves.find((m) => m.name === "play")?.labels ?? {},
   };
-
-  useEffect(() => setChoosing(null), [view.version]);
-
-  const plays = movesNamed(legal, "play");
-  const byCard = new Map<string, LegalMove[]>();
-  plays.forEach((m) => byCard.set(String(m.args[0]), [...(byCard.get(String(m.args[0])) ?? []), m]));
   const canAct = !busy && !hideHand;
-
-  const pick = (card: string) => {
-    const options = byCard.get(card) ?? [];
-    if (options.length === 1 && options[0].args.length === 1) play("play", options[0].args);
-    else setChoosing(choosing === card ? null : card);
-  };
-  const clockwise = view.direction >= 0;
   const offset = fromOffset(last ? last.seat : mover, seat) as CSSProperties;
+
+  const chooser = (card: string, moves: LegalMove[]) => (
+    <ChoiceBox label={`Choices for the ${cardName(card)}`} moves={moves}
+      question={typeof moves[0]?.args[1] === "number" ? `Who plays after your ${cardName(card)}?` : `The ${cardName(card)}: add or subtract?`}
+      choice={(m) => ({ text: choiceLabel(m.args[1], card, words) })}
+      onPick={(m) => play("play", m.args)} onCancel={picker.cancel} />
+  );
 
   return (
     <>
-      <div className="opponents">
-        {othersAround(view.num_players, seat).map((s) => (
-          <PlayerBox key={s} seat={s} info={seats[s]} isTurn={view.current === s && !view.result}
-            out={status[s] === "out" || view.left.includes(s)} outLabel="Out">
-            <FaceDownHand count={counts[s] ?? 0} label={`${seatName(seats, s)}'s hand`} />
-          </PlayerBox>
-        ))}
-      </div>
+      <Opponents view={view} seat={seat} seats={seats} out={(s) => status[s] === "out" || view.left.includes(s)}
+        outLabel="Out">
+        {(s) => <FaceDownHand count={counts[s] ?? 0} label={`${seatName(seats, s)}'s hand`} />}
+      </Opponents>
 
       <div className="center">
         <div className="deck-area">
           <div className="deck-col">
             <span className="label-on-felt">Deck</span>
-            <FaceDownHand count={deckCount} label="Draw deck" />
+            <FaceDownHand count={(view.deck_count as number) ?? 0} label="Draw deck" />
           </div>
           <div className="deck-col">
-            <div className={`total-dial ${total >= maxTotal * DANGER_SHARE ? "danger" : ""}`} role="status" aria-live="polite"
-              aria-label={`Total ${total} of ${maxTotal}`} data-testid="total">
-              <small>Total</small>
-              <strong>{total}</strong>
-              <small>of {maxTotal}</small>
-            </div>
+            <TotalDial total={(view.total as number) ?? 0} max={view.max_total as number} />
           </div>
           <div className="deck-col">
             <span className="label-on-felt">Last played</span>
@@ -113,33 +101,15 @@ export function Poker99(props: BoardProps): ReactElement {
             )}
           </div>
         </div>
-        <span className="direction" aria-label={`Play goes ${clockwise ? "up" : "down"} the seats`}>
-          <span aria-hidden="true" style={{ fontSize: "1.3rem" }}>{clockwise ? "↻" : "↺"}</span>
-          {clockwise ? "Clockwise" : "Counter-clockwise"}
-        </span>
+        <Direction clockwise={view.direction >= 0} />
       </div>
 
       {seat !== null && (
-        <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`} role="group"
-          aria-label={`${seatName(seats, seat)}'s hand`} tabIndex={-1}>
-          {choosing && canAct && (
-            <Choices card={choosing} moves={byCard.get(choosing) ?? []} words={words}
-              onPick={(m) => play("play", m.args)} onCancel={() => setChoosing(null)} />
-          )}
-          <p className="hint" aria-live="polite">
-            {plays.length > 0 && !hideHand && !choosing ? "Choose a glowing card to play." : ""}
-          </p>
-          <h3>{whose(owner, "hand")} {status[seat] === "out" && <span className="pill pill-off">Out</span>}</h3>
-          <div className="hand">
-            {hand && !hideHand
-              ? hand.map((code) => (
-                  <Card key={code} code={code} playable={canAct && byCard.has(code)} selected={choosing === code}
-                    onSelect={canAct && byCard.has(code) ? () => pick(code) : undefined} />
-                ))
-              : <FaceDownHand count={counts[seat] ?? 0} label={whose(owner, "hand")} />}
-            {hand && hand.length === 0 && <div className="empty-slot">no cards</div>}
-          </div>
-        </div>
+        <MyHand seat={seat} seats={seats} owner={owner} isTurn={playsNow(view, seat)}
+          hand={(view.hands as string[] | null) ?? null} count={counts[seat] ?? 0} hidden={hideHand}
+          picker={picker} canAct={canAct} chooser={chooser}
+          hint={picker.byCard.size > 0 && !hideHand && !picker.choosing ? "Choose a glowing card to play." : ""}
+          badge={status[seat] === "out" && <span className="pill pill-off">Out</span>} />
       )}
     </>
   );

@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactElement } from "react";
 import { Card } from "../components/Card";
-import { cardName } from "../lib/cards";
+import { cardCount, cardName } from "../lib/cards";
+import { movesNamed } from "../lib/moves";
+import { seatName } from "../lib/seats";
 import type { LegalMove, SeatInfo } from "../lib/types";
 import { useSpaceBar } from "../lib/useSpaceBar";
-import { FaceDownHand, PlayerBox } from "./PlayerBox";
-import { fromOffset, movesNamed, othersAround, seatName, whose, type BoardProps } from "./types";
+import { FaceDownHand, MyArea, Opponents } from "./PlayerBox";
+import { fromOffset, playsNow, whose, type BoardProps } from "./types";
 
 /** A slap or a departure, as the view's `events` list it (docs/games/slapjack.md). */
 interface SlapEvent {
@@ -27,7 +29,7 @@ function slapIn(legal: LegalMove[]): LegalMove | undefined {
 /** An event in words, naming its seat's player (the server's own text numbers the seats). */
 function eventText(event: SlapEvent, seats: SeatInfo[]): string {
   const who = seatName(seats, event.seat);
-  const cards = event.cards === 0 ? "no cards" : `${event.cards} card${event.cards === 1 ? "" : "s"}`;
+  const cards = event.cards === 0 ? "no cards" : cardCount(event.cards);
   if (event.kind === "good") return `${who} took the pile with a ${event.reason}: ${cards}`;
   if (event.kind === "bad") return `${who} slapped wrongly: ${cards} under the pile`;
   if (event.kind === "late") return `${who} slapped too late: ${cards} under the pile`;
@@ -35,12 +37,34 @@ function eventText(event: SlapEvent, seats: SeatInfo[]): string {
   return event.text;
 }
 
+/** The pile in the middle: its top three cards, a little askew, the top one named. */
+function SlapPile({ pile, offset }: { pile: string[]; offset: CSSProperties }): ReactElement {
+  const top3 = pile.slice(-3);
+  return (
+    <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: "0.3rem" }}>
+      <span className="label-on-felt">Pile · {cardCount(pile.length)}</span>
+      <div className="sj-pile" role="group" aria-label={`The pile, ${cardCount(pile.length)}`} data-testid="sj-pile">
+        {top3.length === 0 && <div className="empty-slot" style={{ position: "absolute", inset: "12%" }}>empty</div>}
+        {top3.map((code, i) => {
+          const isTop = i === top3.length - 1;
+          const rotate = TILT[(pile.length - top3.length + i) % 3];
+          return (
+            <Card key={`${code}-${pile.length - top3.length + i}`} code={code} animate={isTop}
+              label={isTop ? `Top of the pile: ${cardName(code)}` : undefined}
+              style={{ ...(isTop ? offset : {}), transform: `rotate(${rotate}deg)`,
+                marginLeft: `calc(var(--card-w) * -0.5 + ${(i - 1) * 14}px)` }} />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
 /** Slapjack: the central pile, everyone's face-down stacks, and a big slap button per seat played here
  * (the space bar slaps too when only one seat is played here: with several, whose it is would change
  * with every turn). */
 export function Slapjack(props: BoardProps): ReactElement {
   const { view, legal, seat, seats, play, busy, mover, owner, localSeats } = props;
-  const pile = (view.pile as string[]) ?? [];
   const counts = (view.stacks_count as number[]) ?? [];
   const events = (view.events as SlapEvent[]) ?? [];
   const latest = events[events.length - 1];
@@ -61,38 +85,15 @@ export function Slapjack(props: BoardProps): ReactElement {
   const spaceSlaps = seat !== null && slappers.length === 1;
   useSpaceBar(spaceSlaps && mySlap ? () => slap(seat, mySlap) : null);
 
-  const top3 = pile.slice(-3);
-  const offset = fromOffset(mover, seat) as CSSProperties;
-
   return (
     <>
-      <div className="opponents">
-        {othersAround(view.num_players, seat).map((s) => (
-          <PlayerBox key={s} seat={s} info={seats[s]} isTurn={view.current === s && !view.result}
-            out={view.left.includes(s)} outLabel="Left">
-            <FaceDownHand count={counts[s] ?? 0} label={`${seatName(seats, s)}'s stack`} />
-          </PlayerBox>
-        ))}
-      </div>
+      <Opponents view={view} seat={seat} seats={seats} out={(s) => view.left.includes(s)} outLabel="Left">
+        {(s) => <FaceDownHand count={counts[s] ?? 0} label={`${seatName(seats, s)}'s stack`} />}
+      </Opponents>
 
       <div className="center">
         <div className="sj-row">
-          <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: "0.3rem" }}>
-            <span className="label-on-felt">Pile · {pile.length} card{pile.length === 1 ? "" : "s"}</span>
-            <div className="sj-pile" role="group" aria-label={`The pile, ${pile.length} cards`} data-testid="sj-pile">
-              {top3.length === 0 && <div className="empty-slot" style={{ position: "absolute", inset: "12%" }}>empty</div>}
-              {top3.map((code, i) => {
-                const isTop = i === top3.length - 1;
-                const rotate = TILT[(pile.length - top3.length + i) % 3];
-                return (
-                  <Card key={`${code}-${pile.length - top3.length + i}`} code={code} animate={isTop}
-                    label={isTop ? `Top of the pile: ${cardName(code)}` : undefined}
-                    style={{ ...(isTop ? offset : {}), transform: `rotate(${rotate}deg)`,
-                      marginLeft: `calc(var(--card-w) * -0.5 + ${(i - 1) * 14}px)` }} />
-                );
-              })}
-            </div>
-          </div>
+          <SlapPile pile={(view.pile as string[]) ?? []} offset={fromOffset(mover, seat) as CSSProperties} />
           {slappers.map(({ seat: slapper, legal: moves }) => {
             const move = slapIn(moves);
             const shortcut = spaceSlaps ? "space bar" : null;
@@ -114,8 +115,7 @@ export function Slapjack(props: BoardProps): ReactElement {
       </div>
 
       {seat !== null && (
-        <div className={`me-area ${view.current === seat && !view.result ? "is-turn" : ""}`} role="group"
-          aria-label={whose(owner, "stack")} tabIndex={-1}>
+        <MyArea label={whose(owner, "stack")} isTurn={playsNow(view, seat)}>
           <h3>{whose(owner, "stack")}</h3>
           <div className="btn-row" style={{ justifyContent: "center", gap: "1.2rem" }}>
             <FaceDownHand count={counts[seat] ?? 0} label={whose(owner, "stack")} />
@@ -124,7 +124,7 @@ export function Slapjack(props: BoardProps): ReactElement {
               Turn up a card
             </button>
           </div>
-        </div>
+        </MyArea>
       )}
     </>
   );

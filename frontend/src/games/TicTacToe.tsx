@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
-import { PlayerBox } from "./PlayerBox";
-import { movesNamed, othersAround, type BoardProps } from "./types";
+import { movesNamed } from "../lib/moves";
+import { Opponents } from "./PlayerBox";
+import type { BoardProps } from "./types";
 
 const CELLS = ["top left", "top centre", "top right", "middle left", "centre", "middle right",
   "bottom left", "bottom centre", "bottom right"];
@@ -13,13 +14,9 @@ export function TicTacToe({ view, legal, seat, seats, play, busy }: BoardProps):
   const free = new Set(movesNamed(legal, "place").map((m) => Number(m.args[0])));
   return (
     <>
-      <div className="opponents">
-        {othersAround(view.num_players, seat).map((s) => (
-          <PlayerBox key={s} seat={s} info={seats[s]} isTurn={view.current === s && !view.result}>
-            {marks && <span className="pill">plays {marks[s]}</span>}
-          </PlayerBox>
-        ))}
-      </div>
+      <Opponents view={view} seat={seat} seats={seats}>
+        {(s) => marks && <span className="pill">plays {marks[s]}</span>}
+      </Opponents>
       <div className="center">
         <div className="ttt" role="group" aria-label="Board">
           {cells.map((mark, i) => (

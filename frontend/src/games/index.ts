@@ -12,7 +12,7 @@ import type { BoardProps } from "./types";
 
 export type Board = (props: BoardProps) => ReactElement;
 
-export const BOARDS: Record<string, Board> = {
+const BOARDS: Record<string, Board> = {
   "crazy-eights": CrazyEights,
   "nine-locks": NineLocks,
   poker99: Poker99,

@@ -31,15 +31,9 @@ export interface LocalSeat {
   legal: LegalMove[];
 }
 
-/** The moves of one kind, e.g. every "play". */
-export function movesNamed(legal: LegalMove[], name: string): LegalMove[] {
-  return legal.filter((m) => m.move === name);
-}
-
-/** The name of a seat for people ("Ada", or "Seat 2" when unknown). */
-export function seatName(seats: SeatInfo[], seat: number | null | undefined): string {
-  if (seat === null || seat === undefined) return "";
-  return seats[seat]?.name ?? `Seat ${seat + 1}`;
+/** Whether the seat is to move now in a game still going on. */
+export function playsNow(view: View, seat: number | null): boolean {
+  return seat !== null && view.current === seat && !view.result;
 }
 
 /** Something of the shown player's, for labels: "Your hand", or "Grace’s hand" on a hot seat. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardName, isCard, nameCardsIn, parseCard } from "./cards";
+import { cardCount, cardName, isCard, nameCardsIn, parseCard, suitOf } from "./cards";
 
 describe("cards", () => {
   it("names cards the way people say them", () => {
@@ -25,5 +25,15 @@ describe("cards", () => {
   it("names the cards inside a sentence from the server", () => {
     expect(nameCardsIn("The 9H cannot go on 10C")).toBe("The 9 of hearts cannot go on 10 of clubs");
     expect(nameCardsIn("Pile 4 is locked")).toBe("Pile 4 is locked");
+  });
+
+  it("counts cards", () => {
+    expect([0, 1, 2].map(cardCount)).toEqual(["0 cards", "1 card", "2 cards"]);
+  });
+
+  it("knows a suit by its letter, and nothing else", () => {
+    expect(suitOf("H")).toEqual({ name: "hearts", symbol: "♥", red: true });
+    expect(suitOf("C")?.name).toBe("clubs");
+    for (const bad of ["X", "h", "toString", "", null, 3]) expect(suitOf(bad)).toBeNull();
   });
 });

@@ -11,7 +11,21 @@ export interface CardInfo {
   name: string;
 }
 
-const SUIT_NAMES: Record<Suit, string> = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+export interface SuitInfo {
+  /** "spades", as said inside a sentence. */
+  name: string;
+  symbol: string;
+  red: boolean;
+}
+
+/** The four suits, by the letter the card codes (and the moves naming a suit) use. */
+const SUITS: Record<Suit, SuitInfo> = {
+  S: { name: "spades", symbol: "♠", red: false },
+  H: { name: "hearts", symbol: "♥", red: true },
+  D: { name: "diamonds", symbol: "♦", red: true },
+  C: { name: "clubs", symbol: "♣", red: false },
+};
+
 const RANK_NAMES: Record<string, string> = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
 
 /** Parses a card code, or returns null when it is not one. */
@@ -25,14 +39,24 @@ export function parseCard(code: unknown): CardInfo | null {
     code: `${rank}${suit}`,
     rank,
     suit,
-    red: suit === "H" || suit === "D",
-    name: `${RANK_NAMES[rank] ?? rank} of ${SUIT_NAMES[suit]}`,
+    red: SUITS[suit].red,
+    name: `${RANK_NAMES[rank] ?? rank} of ${SUITS[suit].name}`,
   };
+}
+
+/** The suit a letter names ("H": hearts), or null when it names none. */
+export function suitOf(letter: unknown): SuitInfo | null {
+  return typeof letter === "string" && Object.hasOwn(SUITS, letter) ? SUITS[letter as Suit] : null;
 }
 
 /** "9 of hearts" for "9H"; the code itself when it is not a card. */
 export function cardName(code: unknown): string {
   return parseCard(code)?.name ?? String(code);
+}
+
+/** "1 card", "3 cards". */
+export function cardCount(count: number): string {
+  return `${count} card${count === 1 ? "" : "s"}`;
 }
 
 /** True when the value looks like a card code. */

@@ -1,5 +1,6 @@
 // The history API: finished games, to watch again step by step (docs/protocol.md).
 import { request } from "./api";
+import { seatName } from "./seats";
 import type { Result, SeatInfo, View } from "./types";
 
 export interface MatchPlayer {
@@ -63,6 +64,6 @@ export function seatsOf(players: MatchPlayer[]): SeatInfo[] {
 export function resultText(result: MatchSummary["result"], players: MatchPlayer[]): string {
   if (!result) return "Unfinished";
   if ("abandoned" in result) return "Not finished (the room closed)";
-  if ("winner" in result) return `${players[result.winner]?.name ?? `Seat ${result.winner + 1}`} won`;
+  if ("winner" in result) return `${seatName(players, result.winner)} won`;
   return "A draw";
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seatFree } from "./seats";
+import { hostName, playerCount, playerName, seatFree, seatName } from "./seats";
 import type { Room, SeatInfo } from "./types";
 
 const seat = (n: number): SeatInfo => ({
@@ -20,5 +20,26 @@ describe("a free seat for a newcomer", () => {
     expect(seatFree(room("waiting", 2, 2))).toBe(false);
     expect(seatFree(room("playing", 1, 4))).toBe(false);
     expect(seatFree(null)).toBe(true);
+  });
+});
+
+describe("seats in words", () => {
+  const players = [{ name: "Ada" }, { name: "Grace" }];
+
+  it("names a seat's player, or the seat itself when it is not known", () => {
+    expect(seatName(players, 1)).toBe("Grace");
+    expect(seatName(players, 3)).toBe("Seat 4");
+    expect(seatName(players, null)).toBe("");
+    expect(playerName(undefined, 0)).toBe("Seat 1");
+  });
+
+  it("names the host, who sits in the first seat", () => {
+    expect(hostName(room("waiting", 2, 4), "someone")).toBe("P0");
+    expect(hostName(room("waiting", 0, 4), "someone")).toBe("someone");
+  });
+
+  it("says how many play a game", () => {
+    expect(playerCount({ min_players: 2, max_players: 2 })).toBe("2 players");
+    expect(playerCount({ min_players: 2, max_players: 6 })).toBe("2 to 6 players");
   });
 });

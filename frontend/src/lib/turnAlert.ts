@@ -45,7 +45,7 @@ function audioContext(): AudioContext | null {
 }
 
 /** A short two-tone beep made by WebAudio (no sound file to download). */
-export function beep(): void {
+function beep(): void {
   const ctx = audioContext();
   if (!ctx) return;
   const start = ctx.currentTime;

@@ -1,11 +1,12 @@
 // The server's list of games and bot levels, fetched once and shared.
-import { useEffect, useState } from "react";
 import { fetchGames } from "./api";
 import type { GamesResponse } from "./types";
+import { useLoad } from "./useLoad";
 
 let cache: Promise<GamesResponse> | null = null;
 
-export function loadGames(): Promise<GamesResponse> {
+/** The list, asked for once (again only after a failure). */
+function loadGames(): Promise<GamesResponse> {
   if (!cache) {
     cache = fetchGames().catch((error) => {
       cache = null;
@@ -16,16 +17,5 @@ export function loadGames(): Promise<GamesResponse> {
 }
 
 export function useGames(): { data: GamesResponse | null; error: string | null } {
-  const [data, setData] = useState<GamesResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    loadGames()
-      .then((games) => live && setData(games))
-      .catch((e: Error) => live && setError(e.message));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return { data, error };
+  return useLoad(loadGames, "games");
 }

@@ -57,7 +57,7 @@ export const initialModel: RoomModel = {
 };
 
 /** The key a state is kept under: its seat, or "spectator". */
-export function stateKey(seat: number | null): string {
+function stateKey(seat: number | null): string {
   return seat === null ? SPECTATOR : String(seat);
 }
 
@@ -79,7 +79,7 @@ function withRoom(model: RoomModel, room: Room): RoomModel {
 }
 
 /** Orders states of a room: a later round first, then a later version. */
-export function isOlder(state: GameState, than: GameState): boolean {
+function isOlder(state: GameState, than: GameState): boolean {
   return state.round !== than.round ? state.round < than.round : state.version < than.version;
 }
 

@@ -3,7 +3,7 @@
 import { cardName, isCard } from "./cards";
 import type { LegalMove, MoveInfo } from "./types";
 
-export type Piece = { kind: "text"; text: string } | { kind: "card"; code: string } | { kind: "seat"; seat: number };
+type Piece = { kind: "text"; text: string } | { kind: "card"; code: string } | { kind: "seat"; seat: number };
 
 const PLACEHOLDER = /\{(\w+)(?::(\w+))?\}/g;
 
@@ -22,7 +22,7 @@ function piece(value: string | number, kind: string | undefined, labels: Record<
 }
 
 /** The template's pieces for these arguments, or null when it does not fit them. */
-export function fill(template: string, move: MoveInfo, args: (string | number)[]): Piece[] | null {
+function fill(template: string, move: MoveInfo, args: (string | number)[]): Piece[] | null {
   const out: Piece[] = [];
   let at = 0;
   for (const found of template.matchAll(PLACEHOLDER)) {
@@ -37,7 +37,7 @@ export function fill(template: string, move: MoveInfo, args: (string | number)[]
 }
 
 /** A legal move as pieces: its first fitting template, else its name and its arguments. */
-export function movePieces(info: MoveInfo | undefined, legal: LegalMove): Piece[] {
+function movePieces(info: MoveInfo | undefined, legal: LegalMove): Piece[] {
   for (const template of info?.words ?? []) {
     const found = fill(template, info as MoveInfo, legal.args);
     if (found) return found;

@@ -1,17 +1,19 @@
-import { useCallback, useEffect, useRef, useState, type ReactElement, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactElement, type ReactNode, type RefObject } from "react";
 import { boardFor } from "../games/index";
-import { seatName } from "../games/types";
 import { ErrorBoundary } from "../components/ErrorBoundary";
-import { EyeIcon, TrophyIcon } from "../components/Icons";
+import { EyeIcon } from "../components/Icons";
+import { TurnClockLine } from "../components/TurnClock";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { nameCardsIn } from "../lib/cards";
-import { reveal } from "../lib/reveal";
-import { clockText, useSecondsLeft } from "../lib/useCountdown";
+import { seatName } from "../lib/seats";
 import { useFocusFallback } from "../lib/useFocusFallback";
 import { useAlertSetting, useTurnAlert } from "../lib/turnAlert";
 import type { LogEntry } from "../lib/useRoom";
 import { SPECTATOR } from "../lib/useRoom";
-import type { Ack, GameInfo, GameState, Result, Room } from "../lib/types";
+import { useSend, type Send } from "../lib/useSend";
+import type { GameInfo, GameState, Room, SeatClock } from "../lib/types";
+import { ResultBox } from "./ResultBox";
+import { AlertToggle, GameLog, HostTurnTools, LeaveTable } from "./TableSide";
 
 export interface GameViewProps {
   room: Room;
@@ -28,7 +30,7 @@ export interface GameViewProps {
   turnTimes?: number[];
   states: Record<string, GameState>;
   log: LogEntry[];
-  send: (event: string, payload?: object) => Promise<Ack>;
+  send: Send;
   onLeave: () => void;
   /** The chat, shown beside the table. */
   chat: ReactNode;
@@ -72,47 +74,7 @@ export function curtainText(room: Room, mySeats: number[], seat: number, current
   return `${seatName(room.seats, current)} is playing.`;
 }
 
-/** The result's headline: who won, or a draw (and why, when the game was cut at its length limit). */
-function resultTitle(result: NonNullable<Result>, room: Room, mySeats: number[]): string {
-  if ("winner" in result) {
-    const solo = mySeats.length === 1;
-    return solo && result.winner === mySeats[0] ? "You win!" : `${seatName(room.seats, result.winner)} wins!`;
-  }
-  return result.reason === "too_long" ? "It’s a draw: the game reached its length limit" : "It’s a draw";
-}
-
-function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, offline }: {
-  result: NonNullable<Result>; room: Room; mySeats: number[]; isHost: boolean; onRematch: () => void;
-  onLeave: () => void; offline: boolean;
-}): ReactElement {
-  const box = useRef<HTMLDivElement>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const rematch = useRef<HTMLButtonElement>(null);
-  // Whoever had scrolled down sees the result come into view. The host lands on Rematch, everyone
-  // else on the result itself: without the focus's own jump, which would cut the smooth scroll.
-  useEffect(() => {
-    (isHost ? rematch : heading).current?.focus({ preventScroll: true });
-    reveal(box.current, "center");
-  }, []);
-  return (
-    <div className="result-overlay" role="alertdialog" aria-labelledby="result-title" data-testid="result" ref={box}>
-      <TrophyIcon size={40} />
-      <h2 id="result-title" ref={heading} tabIndex={-1}>{resultTitle(result, room, mySeats)}</h2>
-      <div className="btn-row" style={{ justifyContent: "center" }}>
-        {isHost ? (
-          <button type="button" className="btn btn-primary" onClick={onRematch} disabled={offline} ref={rematch}>
-            Rematch
-          </button>
-        ) : (
-          <span className="muted">Waiting for the host to start a rematch…</span>
-        )}
-        <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
-        <a className="btn" href={`/replays/${room.id}?since=${room.created}`} target="_blank" rel="noopener">Watch again</a>
-      </div>
-    </div>
-  );
-}
-
+/** The turn line: whose turn it is, and whether that is this screen's to play. */
 function statusLine(state: GameState, room: Room, seat: number | null, mine: number[], realTime: boolean):
   { text: string; mine: boolean } {
   const view = state.view;
@@ -129,33 +91,107 @@ function statusLine(state: GameState, room: Room, seat: number | null, mine: num
   return { text: `${seatName(room.seats, view.current)}’s turn`, mine: false };
 }
 
-/** The table during a game: status, board, result and rematch, the log. */
-export function GameView(props: GameViewProps): ReactElement {
-  const { room, game, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
-    onLeave, chat, offline = false } = props;
+/** The seat this screen shows and its state (the spectators' for a spectator), and the seat that
+ * was to move before the state's version: the one whose card moved. That is worked out while
+ * drawing, so that the card's animation starts from the right side at once. */
+function useShownSeat(mySeats: number[], states: Record<string, GameState>, spectator: boolean):
+  { seat: number | null; state: GameState | undefined; mover: number | null } {
   const lastShown = useRef<number | null>(null);
   const seat = spectator ? null : chooseSeat(mySeats, states, lastShown.current);
   lastShown.current = seat;
   const state = spectator ? states[SPECTATOR] : seat !== null ? states[String(seat)] : undefined;
-  const [revealed, setRevealed] = useState<Reveal | null>(null);
-  const [confirmLeave, setConfirmLeave] = useState(false);
-  const alerts = useAlertSetting();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const moves = useRef({ version: -1, mover: null as number | null, current: null as number | null });
+  const version = state?.version ?? -1;
+  if (state && moves.current.version !== version) {
+    moves.current = { version, mover: moves.current.current, current: state.view.current ?? null };
+  }
+  return { seat, state, mover: moves.current.mover };
+}
+
+/** Focus lost on the table (a card played, a button disabled) goes to the player's own hand, else
+ * to the turn line: the table's element is given to `setLayout`, the turn line's to `turnLine`. */
+function useTableFocus(): { setLayout: (layout: HTMLDivElement | null) => void; turnLine: RefObject<HTMLDivElement | null> } {
   const [layout, setLayout] = useState<HTMLDivElement | null>(null);
   const turnLine = useRef<HTMLDivElement>(null);
   useFocusFallback(layout, useCallback(() => layout?.querySelector<HTMLElement>(".me-area") ?? turnLine.current,
     [layout]));
-  const version = state?.version ?? -1;
-  // The seat that was to move before this version is the one whose card moved: it is worked out
-  // while drawing, so the card's animation starts from the right side at once.
-  const moves = useRef({ version: -1, mover: null as number | null, current: null as number | null });
-  if (state && moves.current.version !== version) {
-    moves.current = { version, mover: moves.current.current, current: state.view.current ?? null };
-  }
-  const mover = moves.current.mover;
+  return { setLayout, turnLine };
+}
 
-  useEffect(() => setError(null), [version]);
+/** Hot seat: whether the shown seat's hand stays face down, and how its player shows it (for the
+ * rest of this turn). */
+function useCurtain(hotSeat: boolean, seat: number | null, state: GameState | undefined): { hidden: boolean; show: () => void } {
+  const [revealed, setRevealed] = useState<Reveal | null>(null);
+  const hidden = hotSeat && !state?.result && !(state && revealStillOpen(revealed, seat, state));
+  const show = () => {
+    if (state && seat !== null) setRevealed({ seat, round: state.round, turn: state.view.turn });
+  };
+  return { hidden, show };
+}
+
+/** The bar that sticks to the top of the table: whose turn it is, and the turn's clock. */
+function TableHead({ status, hideHand, clock, clockName, lineRef }: {
+  status: { text: string; mine: boolean }; hideHand: boolean; clock: SeatClock | null; clockName: string | null;
+  lineRef: RefObject<HTMLDivElement | null>;
+}): ReactElement {
+  return (
+    <div className="table-head">
+      <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
+        aria-live="polite" data-testid="turn" ref={lineRef} tabIndex={-1}>
+        {status.text}
+      </div>
+      {clock && <TurnClockLine clock={clock} name={clockName} />}
+    </div>
+  );
+}
+
+/** What a spectator, or a player a bot stands in for, is told above the board. */
+function TableNotes({ spectator, leftGame, privateHands, away, onLeave, onBack }: {
+  spectator: boolean; leftGame: boolean; privateHands: boolean; away: boolean; onLeave: () => void; onBack: () => void;
+}): ReactElement {
+  return (
+    <>
+      {spectator && leftGame && (
+        <p className="spectator-note" role="note" data-testid="left-game">
+          <EyeIcon /> You left this game: you are watching.
+          <button type="button" className="btn btn-small" onClick={onLeave}>Back to the lounge</button>
+        </p>
+      )}
+      {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {privateHands ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
+      {away && (
+        <div className="banner banner-warn away-note" role="status" data-testid="away-note">
+          You are away: a bot plays your turns.
+          <button type="button" className="btn btn-small btn-primary" onClick={onBack}>
+            I’m back
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The hot seat's curtain over a hand: whom to pass the device to, and a button to show it. */
+function Curtain({ text, name, onShow }: { text: string; name: string; onShow: () => void }): ReactElement {
+  return (
+    <div className="curtain" data-testid="curtain">
+      <strong>{text}</strong>
+      <span>{name}’s cards stay hidden until they are ready.</span>
+      <button type="button" className="btn btn-accent" autoFocus onClick={onShow}>
+        Show my hand ({name})
+      </button>
+    </div>
+  );
+}
+
+/** The table during a game: status, board, result and rematch, the log. */
+export function GameView(props: GameViewProps): ReactElement {
+  const { room, game, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
+    onLeave, chat, offline = false } = props;
+  const { seat, state, mover } = useShownSeat(mySeats, states, spectator);
+  const alerts = useAlertSetting();
+  const sender = useSend(send);
+  const { setLayout, turnLine } = useTableFocus();
+  useEffect(() => sender.setError(null), [state?.version ?? -1]);
   // The lobby, or the last game, may have been scrolled (down to the Start button, the result, the
   // log): each game opens at the top of the table, where the turn line and the other players are.
   useEffect(() => {
@@ -165,8 +201,8 @@ export function GameView(props: GameViewProps): ReactElement {
   const isHost = room.host === userId;
   // A player's cards the person beside them must not see: until the game's facts arrive, assume some.
   const privateHands = game === undefined || game.private.length > 0;
-  const hotSeat = !spectator && mySeats.length > 1 && privateHands;
-  const hideHand = hotSeat && !state?.result && !(state && revealStillOpen(revealed, seat, state));
+  const curtain = useCurtain(!spectator && mySeats.length > 1 && privateHands, seat, state);
+  const hideHand = curtain.hidden;
   const status = state ? statusLine(state, room, seat, mySeats, game?.real_time ?? false) : { text: "", mine: false };
   const myTurn = status.mine && !spectator && state !== undefined && !state.result;
   useTurnAlert(myTurn ? `${state?.round}:${state?.view.turn}:${state?.view.current}` : null,
@@ -180,89 +216,46 @@ export function GameView(props: GameViewProps): ReactElement {
     );
   }
 
-  const play = async (move: string, args: (string | number)[], as = seat) => {
-    setBusy(true);
-    const payload = spectator || as === null ? { move, args } : { move, args, seat: as };
-    const ack = await send("move", payload);
-    setBusy(false);
-    if (!ack.ok) setError(ack.error.message);
-  };
-  const act = async (event: "undo" | "rematch" | "back") => {
-    const payload = event === "undo" && seat !== null ? { seat } : {};
-    const ack = await send(event, payload);
-    if (!ack.ok) setError(ack.error.message);
-  };
+  const play = (move: string, args: (string | number)[], as = seat) =>
+    void sender.run("move", spectator || as === null ? { move, args } : { move, args, seat: as });
+  const act = (event: "undo" | "rematch" | "back") => void sender.run(event, event === "undo" && seat !== null ? { seat } : {});
 
   const Board = boardFor(room.game);
   const localSeats = spectator ? [] : mySeats.map((s) => ({ seat: s, legal: states[String(s)]?.legal_moves ?? [] }));
   // The acting seat's clock is drawn on its seat, for everyone.
   const running = clock && !state.result ? clock : null;
-  const seats = running
-    ? room.seats.map((s) => (s.seat === running.seat ? { ...s, clock: { endsAt: running.endsAt, away: running.away } } : s))
-    : room.seats;
+  const seats = room.seats.map((s) => (s.seat === running?.seat ? { ...s, clock: { endsAt: running.endsAt, away: running.away } } : s));
   const awayHere = !spectator && room.seats.some((s) => mySeats.includes(s.seat) && s.away && !s.left);
-  const playing = !state.result && !spectator && mySeats.length > 0;
-  const leaveText = isHost ? "Close room" : "Leave";
   return (
     <div className="game-layout" ref={setLayout}>
       <section className={`table ${state.result ? "is-over" : ""}`} aria-label={`${room.title} table`}
         data-testid="table" data-version={state.version}>
-        <div className="table-head">
-          <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
-            aria-live="polite" data-testid="turn" ref={turnLine} tabIndex={-1}>
-            {status.text}
-          </div>
-          {running && (
-            <TurnClockLine clock={running} name={mySeats.includes(running.seat) && mySeats.length === 1
-              ? null : seatName(room.seats, running.seat)} />
-          )}
-        </div>
+        <TableHead status={status} hideHand={hideHand} clock={running} lineRef={turnLine}
+          clockName={running && !(mySeats.includes(running.seat) && mySeats.length === 1) ? seatName(room.seats, running.seat) : null} />
         {state.result && (
           <ResultBox result={state.result} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
-            offline={offline} onRematch={() => void act("rematch")} />
+            offline={offline} onRematch={() => act("rematch")} />
         )}
-        {spectator && leftGame && (
-          <p className="spectator-note" role="note" data-testid="left-game">
-            <EyeIcon /> You left this game: you are watching.
-            <button type="button" className="btn btn-small" onClick={onLeave}>Back to the lounge</button>
-          </p>
-        )}
-        {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {game && game.private.length > 0 ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
-        {awayHere && !state.result && (
-          <div className="banner banner-warn away-note" role="status" data-testid="away-note">
-            You are away: a bot plays your turns.
-            <button type="button" className="btn btn-small btn-primary" onClick={() => void act("back")}>
-              I’m back
-            </button>
-          </div>
-        )}
-        {error && <p className="error-msg" role="alert">{nameCardsIn(error)}</p>}
+        <TableNotes spectator={spectator} leftGame={leftGame} privateHands={game !== undefined && game.private.length > 0}
+          away={awayHere && !state.result} onLeave={onLeave} onBack={() => act("back")} />
+        {sender.error && <p className="error-msg" role="alert">{nameCardsIn(sender.error)}</p>}
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
-            localSeats={localSeats} play={play} busy={busy || offline} hideHand={hideHand} mover={mover} game={game}
+            localSeats={localSeats} play={play} busy={sender.busy || offline} hideHand={hideHand} mover={mover} game={game}
             owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
         </ErrorBoundary>
         {hideHand && seat !== null && (
-          <div className="curtain" data-testid="curtain">
-            <strong>{curtainText(room, mySeats, seat, state.view.current)}</strong>
-            <span>{seatName(room.seats, seat)}’s cards stay hidden until they are ready.</span>
-            <button type="button" className="btn btn-accent" autoFocus
-              onClick={() => setRevealed({ seat, round: state.round, turn: state.view.turn })}>
-              Show my hand ({seatName(room.seats, seat)})
-            </button>
-          </div>
+          <Curtain text={curtainText(room, mySeats, seat, state.view.current)} name={seatName(room.seats, seat)}
+            onShow={curtain.show} />
         )}
         {state.can_undo && !state.result && (
           <div className="action-bar">
-            <button type="button" className="btn btn-small" onClick={() => void act("undo")}>Take back</button>
+            <button type="button" className="btn btn-small" onClick={() => act("undo")}>Take back</button>
           </div>
         )}
       </section>
       <aside className="side">
-        <section className="panel" aria-labelledby="log-title">
-          <h2 id="log-title">Game log</h2>
-          <LogList log={log} />
-        </section>
+        <GameLog log={log} />
         {chat}
         {isHost && !state.result && (
           <HostTurnTools room={room} mySeats={mySeats} times={turnTimes} send={send} offline={offline} />
@@ -270,95 +263,10 @@ export function GameView(props: GameViewProps): ReactElement {
         {!isHost && (room.turn_seconds ?? 0) > 0 && (
           <TurnTimeSelect room={room} isHost={false} times={turnTimes} send={send} />
         )}
-        {!spectator && (
-          <label className="toggle panel alert-toggle">
-            <input type="checkbox" checked={alerts.on} onChange={alerts.toggle} data-testid="alert-toggle" />
-            <span>
-              Sound and notification when it is my turn
-              <small className="muted">
-                {alerts.on && alerts.blocked
-                  ? "This browser blocks notifications from this site: only the sound will play."
-                  : "Only while this tab is in the background. The tab’s title always flashes."}
-              </small>
-            </span>
-          </label>
-        )}
-        <div className="btn-row">
-          <span className="muted">Room <span className="code">{room.code}</span></span>
-          {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
-          <button type="button" className="btn btn-small btn-danger" style={{ marginLeft: "auto" }}
-            onClick={() => (playing ? setConfirmLeave(true) : onLeave())}>
-            {leaveText}
-          </button>
-        </div>
-        {confirmLeave && playing && (
-          <div className="panel confirm-box" role="alertdialog" aria-labelledby="leave-title"
-            aria-describedby="leave-text" data-testid="confirm-leave">
-            <h2 id="leave-title">{isHost ? "Close the room mid-game?" : "Leave this game?"}</h2>
-            <p id="leave-text">
-              {isHost
-                ? "The game ends for everyone and the room closes."
-                : "You give up your seat for good: the game goes on without you, and you cannot take it back."}
-            </p>
-            <div className="btn-row">
-              <button type="button" className="btn btn-primary" onClick={() => setConfirmLeave(false)} autoFocus>
-                Stay at the table
-              </button>
-              <button type="button" className="btn btn-danger" onClick={onLeave}>{leaveText}</button>
-            </div>
-          </div>
-        )}
+        {!spectator && <AlertToggle alerts={alerts} />}
+        <LeaveTable room={room} isHost={isHost} playing={!state.result && !spectator && mySeats.length > 0}
+          onLeave={onLeave} />
       </aside>
     </div>
-  );
-}
-
-/** The clock of the turn being played, in words, beside the turn line. */
-function TurnClockLine({ clock, name }: { clock: { endsAt: number; away: boolean }; name: string | null }): ReactElement {
-  const left = useSecondsLeft(clock.endsAt) ?? 0;
-  const whose = name === null ? "your turn" : `${name}’s turn`;
-  return (
-    <p className={`turn-clock-line ${left <= 10 ? "is-short" : ""}`} data-testid="turn-clock" aria-live="off">
-      {clock.away ? `${name ?? "You"} ${name === null ? "are" : "is"} away: a bot plays in ${left} s` : `${clockText(left)} left for ${whose}`}
-    </p>
-  );
-}
-
-/** The host's tools during a game: the turn time, and a bot for a player who is gone. */
-function HostTurnTools({ room, mySeats, times, send, offline }: {
-  room: Room; mySeats: number[]; times: number[]; send: (event: string, payload?: object) => Promise<Ack>;
-  offline: boolean;
-}): ReactElement {
-  const [error, setError] = useState<string | null>(null);
-  const gone = room.seats.filter((s) => s.kind !== "bot" && !s.left && !s.away && !mySeats.includes(s.seat) &&
-    !s.connected);
-  const handOver = async (seat: number) => {
-    const ack = await send("stand_in", { seat });
-    setError(ack.ok ? null : ack.error.message);
-  };
-  return (
-    <section className="panel stack" aria-label="Host tools">
-      <TurnTimeSelect room={room} isHost times={times} send={send} disabled={offline} />
-      {gone.map((s) => (
-        <button key={s.seat} type="button" className="btn btn-small" disabled={offline} onClick={() => void handOver(s.seat)}>
-          Let a bot play for {s.name}
-        </button>
-      ))}
-      {error && <p className="error-msg" role="alert">{error}</p>}
-    </section>
-  );
-}
-
-function LogList({ log }: { log: LogEntry[] }): ReactElement {
-  const box = useRef<HTMLOListElement>(null);
-  // Every new line, not a new length: a long log keeps its length once it is full.
-  useEffect(() => {
-    if (box.current) box.current.scrollTop = box.current.scrollHeight;
-  }, [log]);
-  if (log.length === 0) return <p className="muted">Moves will be listed here.</p>;
-  return (
-    <ol className="game-log" ref={box} aria-live="polite" data-testid="game-log" tabIndex={0}>
-      {log.map((entry, i) => <li key={i}>{entry.text}</li>)}
-    </ol>
   );
 }

@@ -1,21 +1,16 @@
 import { useEffect, useState, type FormEvent, type ReactElement } from "react";
 import { Card } from "../components/Card";
+import { SaidAs } from "../components/SaidAs";
 import { ApiError, createRoom, fetchPublicRooms, type PublicRooms } from "../lib/api";
 import { getIdentity, getName, saveName, validName } from "../lib/identity";
 import { CODE_PATTERN, Link, navigate } from "../lib/router";
-import { seatFree } from "../lib/seats";
+import { hostName, playerCount, seatFree } from "../lib/seats";
 import { useGames } from "../lib/useGames";
 import { useTitle } from "../lib/useTitle";
 import type { GameInfo, Room } from "../lib/types";
 
-function players(game: { min_players: number; max_players: number }): string {
-  return game.min_players === game.max_players
-    ? `${game.min_players} players`
-    : `${game.min_players}–${game.max_players} players`;
-}
-
 /** "A, B or C": the games' titles in a sentence. */
-export function titlesInWords(titles: string[]): string {
+function titlesInWords(titles: string[]): string {
   return titles.length < 2 ? titles.join("") : `${titles.slice(0, -1).join(", ")} or ${titles[titles.length - 1]}`;
 }
 
@@ -63,7 +58,7 @@ function CreateRoom({ games, name }: { games: GameInfo[]; name: string }): React
             <input type="radio" name="game" value={g.slug} checked={chosen === g.slug}
               onChange={() => setGame(g.slug)} />
             <strong>{g.title}</strong>
-            <small>{players(g)}</small>
+            <small>{playerCount(g)}</small>
             <small>{g.summary}</small>
           </label>
         ))}
@@ -111,7 +106,7 @@ function JoinByCode({ name }: { name: string }): ReactElement {
 
 /** One public table: its game, host and seats, its code, and a link to join or watch it. */
 function RoomItem({ room, title }: { room: Room; title: string }): ReactElement {
-  const host = room.seats[0]?.name ?? "Someone";
+  const host = hostName(room, "Someone");
   const waiting = room.status === "waiting";
   const join = waiting && seatFree(room);
   const status = waiting ? `${room.seats.length}/${room.max_players} seated`
@@ -122,7 +117,9 @@ function RoomItem({ room, title }: { room: Room; title: string }): ReactElement 
         <div className="room-title">{title}</div>
         <div className="muted">{host}’s table · {status}</div>
       </div>
-      <span className="code" aria-label={`code ${room.code.split("").join(" ")}`}>{room.code}</span>
+      <span className="code">
+        <SaidAs words={`code ${room.code.split("").join(" ")}`}>{room.code}</SaidAs>
+      </span>
       {join ? (
         <Link className="btn btn-small btn-primary" href={`/r/${room.code}`}
           aria-label={`Join ${host}’s ${title} table`}>Join</Link>

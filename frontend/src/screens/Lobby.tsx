@@ -2,8 +2,10 @@ import { useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { getName } from "../lib/identity";
+import { seatFree } from "../lib/seats";
 import { useGames } from "../lib/useGames";
-import type { Ack, Room, SeatInfo } from "../lib/types";
+import type { RemovedPlayer, Room, SeatInfo } from "../lib/types";
+import { useSend, type Sender, type Send } from "../lib/useSend";
 
 export interface LobbyProps {
   room: Room;
@@ -12,7 +14,7 @@ export interface LobbyProps {
   /** The turn times the host may set (the server's list). */
   turnTimes?: number[];
   spectator: boolean;
-  send: (event: string, payload?: object) => Promise<Ack>;
+  send: Send;
   onLeave: () => void;
   /** While the connection is lost nothing can be sent: the controls wait for it. */
   offline?: boolean;
@@ -66,8 +68,8 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
   );
 }
 
-function HostTools({ room, send, setError, offline }: {
-  room: Room; send: LobbyProps["send"]; setError: (e: string | null) => void; offline: boolean;
+function HostTools({ room, run, setError, offline }: {
+  room: Room; run: Sender["run"]; setError: Sender["setError"]; offline: boolean;
 }): ReactElement {
   // The levels are the server's: no bot can be asked for before they are known.
   const levels = useGames().data?.bot_levels ?? [];
@@ -75,11 +77,6 @@ function HostTools({ room, send, setError, offline }: {
   const [local, setLocal] = useState("");
   const full = room.seats.length >= room.max_players;
   const botLevel = level || levels[levels.length - 1];
-  const run = async (event: string, payload: object = {}) => {
-    const ack = await send(event, payload);
-    setError(ack.ok ? null : ack.error.message);
-    return ack.ok;
-  };
   const addLocal = async (e: FormEvent) => {
     e.preventDefault();
     const name = local.trim();
@@ -109,21 +106,94 @@ function HostTools({ room, send, setError, offline }: {
   );
 }
 
+/** What a spectator of the lobby is told: watching (with a seat to take, if one is free), or removed. */
+function WatcherNote({ removed, canSit, offline, onSit }: {
+  removed: boolean; canSit: boolean; offline: boolean; onSit: () => void;
+}): ReactElement {
+  if (removed) {
+    return (
+      <p className="notice" role="status">
+        The host took you off the seats: you can watch, and the host can let you back in.
+      </p>
+    );
+  }
+  return (
+    <p className="notice" role="status">
+      You are watching this table. The game will appear here when it starts.
+      {canSit && (
+        <button type="button" className="btn btn-small btn-accent" style={{ marginLeft: "0.6rem" }}
+          disabled={offline} onClick={onSit}>
+          Take a seat
+        </button>
+      )}
+    </p>
+  );
+}
+
+/** The seats, taken and open; the host may remove whoever sits in one. */
+function SeatList({ room, mySeats, isHost, offline, onRemove }: {
+  room: Room; mySeats: number[]; isHost: boolean; offline: boolean; onRemove: (seat: number) => void;
+}): ReactElement {
+  const empty = Math.max(0, room.max_players - room.seats.length);
+  return (
+    <ul className="seat-list" aria-label="Seats">
+      {room.seats.map((seat) => (
+        <li key={seat.seat} className={`seat ${mySeats.includes(seat.seat) ? "seat-me" : ""}`}
+          data-testid={`seat-${seat.seat}`}>
+          <div className="seat-top">
+            <Avatar name={seat.name} seat={seat.seat} bot={seat.kind === "bot"} />
+            <span className="seat-name">{seat.name}</span>
+          </div>
+          <SeatTags seat={seat} isHost={seat.seat === 0} isMe={mySeats.includes(seat.seat)} />
+          {isHost && seat.seat !== 0 && (
+            <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
+              disabled={offline} onClick={() => onRemove(seat.seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
+          )}
+        </li>
+      ))}
+      {Array.from({ length: empty }, (_, i) => (
+        <li key={`empty${i}`} className="seat seat-empty">Open seat</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The players the host removed, each with a way back in. */
+function RemovedPlayers({ removed, offline, onAllow }: {
+  removed: RemovedPlayer[]; offline: boolean; onAllow: (userId: string) => void;
+}): ReactElement {
+  return (
+    <div className="stack" style={{ gap: "0.4rem" }}>
+      <h2>Removed (watching only)</h2>
+      <ul className="removed-list" aria-label="Removed players">
+        {removed.map((player) => (
+          <li key={player.user_id} className="btn-row">
+            <span>{player.name}</span>
+            <button type="button" className="btn btn-small" disabled={offline}
+              onClick={() => onAllow(player.user_id)}>
+              Let {player.name} back in
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What the lobby is waiting for before the host can start, in words (nothing when ready). */
+function waitingFor(room: Room): string | null {
+  const unready = room.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => s.name);
+  if (room.seats.length < room.min_players) return `Waiting for players: ${room.title} needs at least ${room.min_players}.`;
+  return unready.length > 0 ? `Waiting for ${unready.join(", ")} to be ready.` : null;
+}
+
 /** The room before the game: seats, invite, host controls, ready and leave. */
 export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
-  const [error, setError] = useState<string | null>(null);
+  const { run, error, setError } = useSend(send);
   const isHost = room.host === userId;
   const mine = room.seats.find((s) => mySeats.includes(s.seat) && s.kind === "human");
-  const empty = Math.max(0, room.max_players - room.seats.length);
-  const unready = room.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => s.name);
-  const tooFew = room.seats.length < room.min_players;
   const removed = room.removed ?? [];
-  const removedMe = removed.some((player) => player.user_id === userId);
-
-  const act = async (event: string, payload: object = {}) => {
-    const ack = await send(event, payload);
-    setError(ack.ok ? null : ack.error.message);
-  };
+  const waiting = isHost ? waitingFor(room) : null;
 
   return (
     <section className="panel stack" aria-labelledby="lobby-title">
@@ -134,69 +204,27 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
       </div>
       <InviteBox code={room.code} />
-      {spectator && (removedMe ? (
-        <p className="notice" role="status">
-          The host took you off the seats: you can watch, and the host can let you back in.
-        </p>
-      ) : (
-        <p className="notice" role="status">
-          You are watching this table. The game will appear here when it starts.
-          {empty > 0 && (
-            <button type="button" className="btn btn-small btn-accent" style={{ marginLeft: "0.6rem" }}
-              disabled={offline} onClick={() => void act("join", { room: room.code, name: getName() || undefined })}>
-              Take a seat
-            </button>
-          )}
-        </p>
-      ))}
-      <h2>Seats</h2>
-      <ul className="seat-list" aria-label="Seats">
-        {room.seats.map((seat) => (
-          <li key={seat.seat} className={`seat ${mySeats.includes(seat.seat) ? "seat-me" : ""}`}
-            data-testid={`seat-${seat.seat}`}>
-            <div className="seat-top">
-              <Avatar name={seat.name} seat={seat.seat} bot={seat.kind === "bot"} />
-              <span className="seat-name">{seat.name}</span>
-            </div>
-            <SeatTags seat={seat} isHost={seat.seat === 0} isMe={mySeats.includes(seat.seat)} />
-            {isHost && seat.seat !== 0 && (
-              <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
-                disabled={offline} onClick={() => void act("remove_seat", { seat: seat.seat })}
-                aria-label={`Remove ${seat.name}`}>Remove</button>
-            )}
-          </li>
-        ))}
-        {Array.from({ length: empty }, (_, i) => (
-          <li key={`empty${i}`} className="seat seat-empty">Open seat</li>
-        ))}
-      </ul>
-      {isHost && removed.length > 0 && (
-        <div className="stack" style={{ gap: "0.4rem" }}>
-          <h2>Removed (watching only)</h2>
-          <ul className="removed-list" aria-label="Removed players">
-            {removed.map((player) => (
-              <li key={player.user_id} className="btn-row">
-                <span>{player.name}</span>
-                <button type="button" className="btn btn-small" disabled={offline}
-                  onClick={() => void act("allow", { user_id: player.user_id })}>
-                  Let {player.name} back in
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
+      {spectator && (
+        <WatcherNote removed={removed.some((player) => player.user_id === userId)} canSit={seatFree(room)}
+          offline={offline} onSit={() => void run("join", { room: room.code, name: getName() || undefined })} />
       )}
-      {isHost && <HostTools room={room} send={send} setError={setError} offline={offline} />}
+      <h2>Seats</h2>
+      <SeatList room={room} mySeats={mySeats} isHost={isHost} offline={offline}
+        onRemove={(seat) => void run("remove_seat", { seat })} />
+      {isHost && removed.length > 0 && (
+        <RemovedPlayers removed={removed} offline={offline} onAllow={(id) => void run("allow", { user_id: id })} />
+      )}
+      {isHost && <HostTools room={room} run={run} setError={setError} offline={offline} />}
       <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} disabled={offline} />
       {error && <p className="error-msg" role="alert">{error}</p>}
       <div className="btn-row">
         {isHost && (
           <button type="button" className="btn btn-primary" disabled={offline}
-            onClick={() => void act("start")}>Start game</button>
+            onClick={() => void run("start")}>Start game</button>
         )}
         {!isHost && mine && (
           <button type="button" className={`btn ${mine.ready ? "" : "btn-accent"}`} disabled={offline}
-            onClick={() => void act("ready", { ready: !mine.ready })} aria-pressed={mine.ready}>
+            onClick={() => void run("ready", { ready: !mine.ready })} aria-pressed={mine.ready}>
             {mine.ready ? "I’m not ready" : "I’m ready"}
           </button>
         )}
@@ -204,13 +232,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           {isHost ? "Close room" : "Leave"}
         </button>
       </div>
-      {isHost && (tooFew || unready.length > 0) && (
-        <p className="muted">
-          {tooFew
-            ? `Waiting for players: ${room.title} needs at least ${room.min_players}.`
-            : `Waiting for ${unready.join(", ")} to be ready.`}
-        </p>
-      )}
+      {waiting && <p className="muted">{waiting}</p>}
       {!isHost && !spectator && <p className="muted">The host starts the game when everyone is ready.</p>}
     </section>
   );

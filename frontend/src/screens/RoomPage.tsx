@@ -5,13 +5,14 @@ import { fetchRoom, type ApiError } from "../lib/api";
 import { releaseSeat, useHeldSeat } from "../lib/heldSeats";
 import { forgetIdentity, getName, identityForRoom, saveName, validName, type Identity } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
-import { seatFree } from "../lib/seats";
+import { hostName, seatFree } from "../lib/seats";
 import { isRoomKey, Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useGames } from "../lib/useGames";
 import { useLoad } from "../lib/useLoad";
-import { useRoom } from "../lib/useRoom";
-import type { Room } from "../lib/types";
+import { useRoom, type RoomModel } from "../lib/useRoom";
+import type { GamesResponse, Room } from "../lib/types";
+import type { Send } from "../lib/useSend";
 import { useTitle } from "../lib/useTitle";
 import { GameView } from "./GameView";
 import { Lobby } from "./Lobby";
@@ -35,7 +36,7 @@ function useLookup(code: string, ask: boolean): Lookup {
 
 /** One line on the room an invite leads to: its game, who hosts it, its seats. */
 function RoomLine({ room }: { room: Room }): ReactElement {
-  const host = room.seats[0]?.name ?? "someone";
+  const host = hostName(room, "someone");
   const state = room.status !== "waiting" ? "a game is on, so you would watch"
     : seatFree(room) ? "waiting to start" : "waiting to start, with no seat free, so you would watch";
   return (
@@ -121,19 +122,79 @@ export interface RoomPageProps {
   onGone?: () => void;
 }
 
+/** This tab's identity for the room, and a way to a new one when the server no longer accepts
+ * its token (it restarted with a new key): the seat held with the old one is let go. */
+function useRoomIdentity(code: string): { identity: Identity | null; error: string | null; renew: () => void } {
+  const [identity, setIdentity] = useState<Identity | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    identityForRoom(code).then(setIdentity).catch((e: Error) => setError(e.message));
+  }, [code]);
+  useEffect(load, [load]);
+  const renew = () => {
+    if (identity) releaseSeat(code, identity.userId);
+    forgetIdentity();
+    setIdentity(null);
+    load();
+  };
+  return { identity, error, renew };
+}
+
+/** The line shown on the app's other pages while this tab still sits at a table. */
+function BackToTable({ code, title }: { code: string; title: string }): ReactElement {
+  return (
+    <div className="banner banner-info" role="status" data-testid="back-to-table">
+      <span>You are still at table <span className="code">{code}</span> ({title}).</span>
+      <Link href={`/r/${code}`} className="btn btn-small btn-primary">Back to the table</Link>
+    </div>
+  );
+}
+
+/** The connection is lost, or refused for a while (`refusal`, the server's words): it comes back by itself. */
+function Reconnecting({ refusal }: { refusal: string | null }): ReactElement {
+  return (
+    <div className="banner banner-warn" role="status" data-testid="reconnecting">
+      <span className="spinner" aria-hidden="true" />
+      {refusal === null ? "Connection lost: reconnecting…" : `${refusal} (trying again in a moment…)`}
+    </div>
+  );
+}
+
+/** The room joined: the lobby before a game, the table during one, with the chat beside. */
+function JoinedRoom({ room, userId, model, send, games, onLeave }: {
+  room: Room; userId: string; model: RoomModel; send: Send; games: GamesResponse | null; onLeave: () => void;
+}): ReactElement {
+  const turnTimes = games?.turn_times ?? [];
+  const offline = model.status !== "online";
+  const chat = <Chat messages={model.chat} me={userId} disabled={offline} send={(text) => send("chat", { text })} />;
+  return (
+    <>
+      {room.host !== userId && <HostAway room={room} closesAt={model.closesAt} />}
+      <main className="page">
+        {room.status === "waiting" ? (
+          <div className="room-layout">
+            <Lobby room={room} userId={userId} mySeats={model.mySeats} spectator={model.spectator}
+              turnTimes={turnTimes} send={send} onLeave={onLeave} offline={offline} />
+            {chat}
+          </div>
+        ) : (
+          <GameView room={room} game={games?.games.find((g) => g.slug === room.game)} userId={userId}
+            mySeats={model.mySeats} spectator={model.spectator} leftGame={model.leftGame} clock={model.clock}
+            turnTimes={turnTimes} states={model.states} log={model.log} send={send} onLeave={onLeave} chat={chat}
+            offline={offline} />
+        )}
+      </main>
+    </>
+  );
+}
+
 /** A room: asks for a name if needed, joins, then shows the lobby or the table with the chat. */
 export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPageProps): ReactElement | null {
-  const [identity, setIdentity] = useState<Identity | null>(null);
-  const [idError, setIdError] = useState<string | null>(null);
+  const { identity, error: idError, renew } = useRoomIdentity(code);
   const [entry, setEntry] = useState<{ name: string; spectate: boolean } | null>(() => {
     const known = getName();
     return known || spectate ? { name: known, spectate } : null;
   });
-
-  const loadIdentity = useCallback(() => {
-    identityForRoom(code).then(setIdentity).catch((e: Error) => setIdError(e.message));
-  }, [code]);
-  useEffect(loadIdentity, [loadIdentity]);
 
   const wellFormed = isRoomKey(code);
   const lookup = useLookup(code, entry === null && !hidden && wellFormed);
@@ -159,16 +220,9 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   useEffect(() => {
     if (hidden && (gone || !entry)) onGone?.();
   }, [hidden, gone, entry === null]);
-
-  // A token the server no longer accepts (it restarted with a new key): get a new identity.
   useEffect(() => {
-    if (model.fatal?.code === "unauthorized") {
-      if (identity) releaseSeat(code, identity.userId);
-      forgetIdentity();
-      setIdentity(null);
-      loadIdentity();
-    }
-  }, [model.fatal, loadIdentity]);
+    if (model.fatal?.code === "unauthorized") renew();
+  }, [model.fatal]);
 
   const leave = async () => {
     if (identity) releaseSeat(code, identity.userId);
@@ -177,16 +231,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     navigate("/");
   };
 
-  if (hidden) {
-    if (!joined || gone) return null;
-    return (
-      <div className="banner banner-info" role="status" data-testid="back-to-table">
-        <span>You are still at table <span className="code">{code}</span> ({joined.title}).</span>
-        <Link href={`/r/${code}`} className="btn btn-small btn-primary">Back to the table</Link>
-      </div>
-    );
-  }
-
+  if (hidden) return joined && !gone ? <BackToTable code={code} title={joined.title} /> : null;
   if (!wellFormed) {
     return <Problem title="This is not a room code"
       text={`A room code has 6 letters and digits, like K7MPQ2: ${code} is not one. Check the invite link.`} />;
@@ -205,44 +250,15 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     return <Problem title="Cannot join this room" text={model.fatal.message} />;
   }
 
-  const { room } = model;
-  const turnTimes = games.data?.turn_times ?? [];
-  const offline = model.status !== "online";
-  const banner = (model.status === "reconnecting" || refusal !== null) && (
-    <div className="banner banner-warn" role="status" data-testid="reconnecting">
-      <span className="spinner" aria-hidden="true" />
-      {refusal === null ? "Connection lost: reconnecting…" : `${refusal} (trying again in a moment…)`}
-    </div>
-  );
-  if (!room || !identity) {
-    return (
-      <>
-        {banner}
-        <main className="page"><p className="muted" role="status">Joining table {code}…</p></main>
-      </>
-    );
-  }
-  const chat = (
-    <Chat messages={model.chat} me={identity.userId} disabled={offline}
-      send={(text) => actions.send("chat", { text })} />
-  );
   return (
     <>
-      {banner}
-      {room.host !== identity.userId && <HostAway room={room} closesAt={model.closesAt} />}
-      <main className="page">
-        {room.status === "waiting" ? (
-          <div className="room-layout">
-            <Lobby room={room} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-              turnTimes={turnTimes} send={actions.send} onLeave={() => void leave()} offline={offline} />
-            {chat}
-          </div>
-        ) : (
-          <GameView room={room} game={games.data?.games.find((g) => g.slug === room.game)} userId={identity.userId} mySeats={model.mySeats} spectator={model.spectator}
-            leftGame={model.leftGame} clock={model.clock} turnTimes={turnTimes} states={model.states} log={model.log} send={actions.send} onLeave={() => void leave()} chat={chat}
-            offline={offline} />
-        )}
-      </main>
+      {(model.status === "reconnecting" || refusal !== null) && <Reconnecting refusal={refusal} />}
+      {joined && identity ? (
+        <JoinedRoom room={joined} userId={identity.userId} model={model} send={actions.send} games={games.data}
+          onLeave={() => void leave()} />
+      ) : (
+        <main className="page"><p className="muted" role="status">Joining table {code}…</p></main>
+      )}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { Markdown } from "../components/Markdown";
 import { Link } from "../lib/router";
+import { playerCount } from "../lib/seats";
 import { useGames } from "../lib/useGames";
 import { useTitle } from "../lib/useTitle";
 
@@ -27,11 +28,7 @@ export function RulesPage({ slug }: { slug: string | null }): ReactElement {
         {data && !game && <p className="error-msg" role="alert">There is no game called “{slug}”.</p>}
         {game && (
           <>
-            <p className="muted">
-              {game.min_players === game.max_players
-                ? `${game.min_players} players`
-                : `${game.min_players} to ${game.max_players} players`}
-            </p>
+            <p className="muted">{playerCount(game)}</p>
             <Markdown source={game.rules} />
           </>
         )}

@@ -1,0 +1,43 @@
+import { act, renderHook } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import type { Ack } from "./types";
+import { useSend } from "./useSend";
+
+describe("sending an event from a control", () => {
+  it("keeps the refusal's message until an event is accepted", async () => {
+    const answers: Ack[] = [{ ok: false, error: { code: "not_your_turn", message: "Wait for your turn" } }, { ok: true }];
+    const send = vi.fn(async () => answers.shift() as Ack);
+    const { result } = renderHook(() => useSend(send));
+    let accepted = true;
+    await act(async () => {
+      accepted = await result.current.run("move", { move: "play", args: ["9H"] });
+    });
+    expect(send).toHaveBeenCalledWith("move", { move: "play", args: ["9H"] });
+    expect(accepted).toBe(false);
+    expect(result.current.error).toBe("Wait for your turn");
+    await act(async () => {
+      accepted = await result.current.run("ready");
+    });
+    expect(send).toHaveBeenLastCalledWith("ready", {});
+    expect(accepted).toBe(true);
+    expect(result.current.error).toBeNull();
+  });
+
+  it("is busy while an event is on its way", async () => {
+    let answer: (ack: Ack) => void = () => undefined;
+    const send = vi.fn(() => new Promise<Ack>((resolve) => {
+      answer = resolve;
+    }));
+    const { result } = renderHook(() => useSend(send));
+    let sent: Promise<boolean> = Promise.resolve(true);
+    act(() => {
+      sent = result.current.run("start");
+    });
+    expect(result.current.busy).toBe(true);
+    await act(async () => {
+      answer({ ok: true });
+      await sent;
+    });
+    expect(result.current.busy).toBe(false);
+  });
+});

@@ -1,0 +1,47 @@
+import { useEffect, useRef, type ReactElement } from "react";
+import { TrophyIcon } from "../components/Icons";
+import { reveal } from "../lib/reveal";
+import { seatName } from "../lib/seats";
+import type { Result, Room } from "../lib/types";
+
+/** The result's headline: who won, or a draw (and why, when the game was cut at its length limit). */
+function resultTitle(result: NonNullable<Result>, room: Room, mySeats: number[]): string {
+  if ("winner" in result) {
+    const solo = mySeats.length === 1;
+    return solo && result.winner === mySeats[0] ? "You win!" : `${seatName(room.seats, result.winner)} wins!`;
+  }
+  return result.reason === "too_long" ? "It’s a draw: the game reached its length limit" : "It’s a draw";
+}
+
+/** The end of a game over the table: who won, a rematch (the host's), leaving, the replay. */
+export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, offline }: {
+  result: NonNullable<Result>; room: Room; mySeats: number[]; isHost: boolean; onRematch: () => void;
+  onLeave: () => void; offline: boolean;
+}): ReactElement {
+  const box = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const rematch = useRef<HTMLButtonElement>(null);
+  // Whoever had scrolled down sees the result come into view. The host lands on Rematch, everyone
+  // else on the result itself: without the focus's own jump, which would cut the smooth scroll.
+  useEffect(() => {
+    (isHost ? rematch : heading).current?.focus({ preventScroll: true });
+    reveal(box.current, "center");
+  }, []);
+  return (
+    <div className="result-overlay" role="alertdialog" aria-labelledby="result-title" data-testid="result" ref={box}>
+      <TrophyIcon size={40} />
+      <h2 id="result-title" ref={heading} tabIndex={-1}>{resultTitle(result, room, mySeats)}</h2>
+      <div className="btn-row" style={{ justifyContent: "center" }}>
+        {isHost ? (
+          <button type="button" className="btn btn-primary" onClick={onRematch} disabled={offline} ref={rematch}>
+            Rematch
+          </button>
+        ) : (
+          <span className="muted">Waiting for the host to start a rematch…</span>
+        )}
+        <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
+        <a className="btn" href={`/replays/${room.id}?since=${room.created}`} target="_blank" rel="noopener">Watch again</a>
+      </div>
+    </div>
+  );
+}
