@@ -1,5 +1,6 @@
-"""What every HTTP request meets first, Socket.IO included: the forwarded headers of trusted
-proxies, the security headers, the access log, and whether a WebSocket may be compressed.
+"""What every HTTP request meets first, Socket.IO included: a bound on the address's length,
+the forwarded headers of trusted proxies, the security headers, the access log, and whether a
+WebSocket may be compressed.
 
 Werkzeug's ``ProxyFix`` believes a fixed number of hops whoever sent the request, so it is only
 applied when the peer (``REMOTE_ADDR``) is one of ``FORWARDED_ALLOW_IPS``: anyone else's
@@ -9,6 +10,7 @@ applied when the peer (``REMOTE_ADDR``) is one of ``FORWARDED_ALLOW_IPS``: anyon
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
 import sys
 import time
@@ -17,6 +19,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .errors import error_body
 
 WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
 
@@ -35,6 +39,13 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
     ("Referrer-Policy", "no-referrer"),
 )
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+#: The longest address (path and query) answered. The web server lets longer request lines
+#: through (``READ_URL_BYTES``) so that this answer is a JSON error, not its own empty 414.
+MAX_URL_BYTES = 8192
+READ_URL_BYTES = 65536
+TOO_LONG = json.dumps(error_body(
+    "bad_request", f"That address is too long: at most {MAX_URL_BYTES:,} characters")).encode()
 
 access_log = logging.getLogger("lounge.access")
 
@@ -78,6 +89,8 @@ class Edge:
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         started = time.monotonic()
+        if _url_bytes(environ) > MAX_URL_BYTES:
+            return self._too_long(environ, start_response, started)
         if not self.compression:  # a WebSocket offered no extension is not compressed
             environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         inner = self.proxied if self.trusts(environ.get("REMOTE_ADDR", "")) else self.app
@@ -96,12 +109,24 @@ class Edge:
             self._line(environ, "101", started)
         return result
 
+    def _too_long(self, environ: dict, start_response: Callable, started: float) -> list[bytes]:
+        if self.log:
+            self._line(environ, "414", started)
+        start_response("414 URI Too Long", [
+            ("Content-Type", "application/json"), ("Content-Length", str(len(TOO_LONG))),
+            *SECURITY_HEADERS])
+        return [TOO_LONG]
+
     @staticmethod
     def _line(environ: dict, status: str, started: float) -> None:
         # ProxyFix changed REMOTE_ADDR in this same environ: this is the client's address.
         access_log.info("%s %s %s %s %.1fms", environ.get("REMOTE_ADDR", "-"),
                         environ.get("REQUEST_METHOD", "-"), environ.get("PATH_INFO", "-")[:200],
                         status, (time.monotonic() - started) * 1000)
+
+
+def _url_bytes(environ: dict) -> int:
+    return len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
 
 
 def _log_to_stdout() -> None:

@@ -113,11 +113,12 @@ def serve_eventlet(app, sock: socket.socket) -> None:
     import eventlet.wsgi
 
     from .connections import server_options
+    from .edge import READ_URL_BYTES
 
     timeout = app.extensions["lounge"].config.REQUEST_TIMEOUT_SECONDS
     # debug=False: a crash outside Flask answers an empty 500, never a traceback.
     sock.listen(BACKLOG)
-    eventlet.wsgi.server(sock, app, log_output=False, debug=False,
+    eventlet.wsgi.server(sock, app, log_output=False, debug=False, url_length_limit=READ_URL_BYTES,
                          **server_options(timeout, max_connections=10_000))
 
 

@@ -92,6 +92,21 @@ def test_absurd_numbers_in_query_strings_are_bad_requests(server):
     assert answer.status_code == 200 and answer.json() == {"matches": []}
 
 
+def test_an_address_too_long_is_a_json_error_and_a_long_one_is_served(server):
+    """Past 8,192 characters an address is answered 414 with a JSON error (eventlet's own answer
+    had an empty body), whichever route it names; one just under the bound is served."""
+    pad = "x" * 9_000
+    for path in (f"/api/matches?room={pad}", f"/{pad}", f"/api/games?{pad}",
+                 f"/socket.io/?EIO=4&transport=polling&t={pad}"):
+        answer = requests.get(f"{server.url}{path}", timeout=10)
+        assert answer.status_code == 414, (path[:40], answer.status_code)
+        assert answer.json() == {"error": {"code": "bad_request", "message":
+                                           "That address is too long: at most 8,192 characters"}}
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    answer = requests.get(f"{server.url}/api/games?{'x' * 8_000}", timeout=10)
+    assert answer.status_code == 200 and answer.json()["games"]
+
+
 ACK = re.compile(r"^43(\d+)(\[.*\])$", re.S)
 
 
