@@ -19,7 +19,9 @@ def test_crazy_eights_against_bots_and_a_hot_seat_player(open_tab, shots):
     ada.get_by_label("Bot level").select_option("easy")
     for _ in range(2):
         ada.get_by_role("button", name="Add bot").click()
-    expect(ada.get_by_test_id("seat-2")).to_contain_text("Bot · easy")
+    # The bot's level is said once, in its name; its pill says what it is.
+    expect(ada.get_by_test_id("seat-2")).to_contain_text("Bot 2 (easy)")
+    expect(ada.get_by_test_id("seat-2").locator(".pill-bot")).to_have_text("Bot")
     ada.get_by_placeholder("Name").fill("Grace")
     ada.get_by_role("button", name="Add hot seat").click()
     expect(ada.get_by_test_id("seat-3")).to_contain_text("Hot seat")

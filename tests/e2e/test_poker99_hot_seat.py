@@ -18,7 +18,9 @@ def test_bot_and_hot_seat_game_of_poker_99(open_tab, shots):
     ada.get_by_placeholder("Name").fill("Grace")
     ada.get_by_role("button", name="Add hot seat").click()
     expect(ada.get_by_test_id("seat-2")).to_contain_text("Hot seat")
-    expect(ada.get_by_test_id("seat-1")).to_contain_text("Bot · easy")
+    # The bot's level is said once, in its name; its pill says what it is.
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Bot 1 (easy)")
+    expect(ada.get_by_test_id("seat-1").locator(".pill-bot")).to_have_text("Bot")
     shot(ada, shots, "lobby-bot-hot-seat")
 
     ada.get_by_role("button", name="Start game").click()

@@ -1,7 +1,8 @@
 """Turn timer and stand-ins (issue 13): the host sets a turn time; the acting seat's countdown
 is shown to everyone; when it runs out a bot plays the turn and the log says so; after two in
-a row the player is away, told so, and "I'm back" ends it. A server of its own with a 2 s turn
-time on offer (the shared one offers only the real 30 s, 1 min, 2 min)."""
+a row the player is away, told so, and "I'm back" (in the bar that sticks to the top of the
+table, in view wherever the table is scrolled) ends it; at desktop and phone sizes. A server of
+its own with a 2 s turn time on offer (the shared one offers only the real 30 s, 1 min, 2 min)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from playwright.sync_api import Browser, expect
 
 from tests.live_server import Server
 
-from .conftest import DESKTOP, DIST, SERVER_ENV
+from .conftest import DESKTOP, DIST, PHONE, SERVER_ENV
 from .helpers import host_room, join_by_code, ready_and_start, shot, two_tabs
 
 RAN_OUT = "Ada's time ran out: a bot played for them"
+SIZES = [("desktop", DESKTOP), ("phone", PHONE)]
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
@@ -41,9 +43,58 @@ def quick_turns_url() -> Iterator[str]:
     assert "Traceback" not in output, output[-4000:]
 
 
+def scroll_below(page, test_id: str) -> None:
+    """Scrolls the window (at once) until the element's foot is at the window's top edge: as a
+    reveal scrolled to a Nine Locks pile leaves a note above the table's sticky bar."""
+    page.evaluate("""(id) => {
+      const foot = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect().bottom;
+      window.scrollTo({ top: window.scrollY + foot, behavior: "instant" });
+    }""", test_id)
+
+
+def rows_of(boxes: list[dict]) -> int:
+    """How many rows the boxes make (boxes that overlap top to bottom share one)."""
+    rows: list[float] = []  # each row's foot
+    for box in sorted(boxes, key=lambda b: b["y"]):
+        if rows and box["y"] < rows[-1] - 1:
+            rows[-1] = max(rows[-1], box["y"] + box["height"])
+        else:
+            rows.append(box["y"] + box["height"])
+    return len(rows)
+
+
+def one_line(page, test_id: str) -> bool:
+    """Whether the element's text takes one line (its height inside its padding)."""
+    return page.get_by_test_id(test_id).evaluate("""(el) => {
+      const style = getComputedStyle(el);
+      const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+      return el.clientHeight - padding < 1.8 * parseFloat(style.fontSize);
+    }""")
+
+
+def assert_back_in_the_bar_in_view(ada, size: str) -> None:
+    """The note is out of view above the sticky bar; the bar carries the one "I’m back", whole in
+    the window, and stays two lines at most."""
+    bar = ada.locator(".table-head")
+    back = bar.get_by_role("button", name="I’m back")
+    expect(ada.get_by_role("button", name="I’m back")).to_have_count(1)
+    bar_box, back_box = bar.bounding_box(), back.bounding_box()
+    note_box = ada.get_by_test_id("away-note").bounding_box()
+    assert ada.evaluate("window.scrollY") > 0
+    note_foot, bar_foot = note_box["y"] + note_box["height"], bar_box["y"] + bar_box["height"]
+    assert note_foot <= bar_foot + 0.5, (note_box, bar_box)
+    window = ada.viewport_size
+    assert back_box["y"] >= 0 and back_box["y"] + back_box["height"] <= window["height"], back_box
+    assert back_box["x"] >= 0 and back_box["x"] + back_box["width"] <= window["width"], back_box
+    parts = [ada.get_by_test_id(p).bounding_box() for p in ("turn", "turn-clock")] + [back_box]
+    assert rows_of(parts) <= (1 if size == "desktop" else 2), parts
+    assert one_line(ada, "turn") and one_line(ada, "turn-clock")
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES, ids=[s for s, _ in SIZES])
 def test_timer_expiry_with_a_bot_stand_in_then_back(browser: Browser, quick_turns_url: str,
-                                                    shots):
-    contexts, ada, grace = two_tabs(browser, quick_turns_url, DESKTOP)
+                                                    shots, size, viewport):
+    contexts, ada, grace = two_tabs(browser, quick_turns_url, viewport)
     try:
         code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
         ada.get_by_test_id("turn-time-select").select_option(label="2 s")
@@ -55,7 +106,8 @@ def test_timer_expiry_with_a_bot_stand_in_then_back(browser: Browser, quick_turn
         expect(grace.get_by_test_id("player-0").get_by_test_id("seat-clock")).to_be_visible()
         expect(ada.get_by_test_id("turn-clock")).to_contain_text(
             re.compile(r"0:0[12] left for your turn"))
-        shot(grace, shots, "turn-timer-countdown", full_page=False)
+        suffix = "" if size == "desktop" else f"-{size}"
+        shot(grace, shots, f"turn-timer-countdown{suffix}", full_page=False)
 
         # Ada lets it run out: a bot plays for her, and the log says so.
         expect(grace.get_by_test_id("game-log")).to_contain_text(RAN_OUT, timeout=5_000)
@@ -63,17 +115,25 @@ def test_timer_expiry_with_a_bot_stand_in_then_back(browser: Browser, quick_turn
         expect(grace.get_by_test_id("turn")).to_have_text("Your turn")
         grace.locator(".ttt button.is-target").first.click()
 
-        # A second turn run out: Ada is away, told so with a way back.
+        # A second turn run out: Ada is away, told so with a way back in the bar at the top.
         away = ada.get_by_test_id("away-note")
-        expect(away).to_contain_text("You are away: a bot plays your turns.", timeout=5_000)
+        expect(away).to_contain_text("You are away: a bot plays your turns", timeout=5_000)
+        back = ada.locator(".table-head").get_by_role("button", name="I’m back")
+        expect(back).to_be_visible()
         expect(grace.get_by_test_id("player-0")).to_contain_text("Away")
         expect(grace.get_by_test_id("turn")).to_have_text("Your turn")
         grace.locator(".ttt button.is-target").first.click()
         expect(grace.get_by_test_id("player-0").get_by_test_id("seat-clock")).to_contain_text(
             "Bot plays in")
-        shot(ada, shots, "turn-timer-away", full_page=False)
-        away.get_by_role("button", name="I’m back").click()
+        expect(ada.get_by_test_id("turn-clock")).to_contain_text("You are away: a bot plays in")
+        shot(ada, shots, f"turn-timer-away-note{suffix}", full_page=False)
+        # The table scrolled the note out of view: "I’m back" is still in sight, in the bar.
+        scroll_below(ada, "away-note")
+        assert_back_in_the_bar_in_view(ada, size)
+        shot(ada, shots, f"turn-timer-away{suffix}", full_page=False)
+        back.click()
         expect(away).to_have_count(0)
+        expect(back).to_have_count(0)
         expect(grace.get_by_test_id("player-0")).not_to_contain_text("Away")
         ada.get_by_test_id(f"cell-{a_free_cell_that_does_not_win(ada, 'X')}").click()  # in time
         expect(grace.get_by_test_id("turn")).to_have_text("Your turn")

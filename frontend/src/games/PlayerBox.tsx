@@ -31,7 +31,8 @@ export function PlayerBox({ seat, info, isTurn, out, outLabel, children }: Playe
         {isTurn && <span className="pill turn-chip">Their turn</span>}
         {info?.clock && <ClockPill clock={info.clock} />}
         {info?.away && !info.left && <span className="pill pill-off">Away</span>}
-        {info?.kind === "bot" && <span className="pill pill-bot">Bot{info.level ? ` · ${info.level}` : ""}</span>}
+        {/* The bot's name says its level ("Bot 1 (easy)"): the pill does not say it again. */}
+        {info?.kind === "bot" && <span className="pill pill-bot">Bot</span>}
         {info?.kind === "local" && <span className="pill pill-local">Hot seat</span>}
         {info && info.kind === "human" && !info.connected && !info.left && (
           <span className="pill pill-off">Disconnected</span>

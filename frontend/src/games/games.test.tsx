@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { nineLocksView, seat, view } from "../lib/fixtures";
 import { CrazyEights } from "./CrazyEights";
 import { NineLocks } from "./NineLocks";
+import { PlayerBox } from "./PlayerBox";
 import { Poker99 } from "./Poker99";
 import { Slapjack } from "./Slapjack";
 import { TicTacToe } from "./TicTacToe";
@@ -229,5 +230,14 @@ describe("Tic-Tac-Toe", () => {
     render(<TicTacToe {...props({ view: view("tic-tac-toe", { cells, marks: ["X", "O"] }) })} />);
     expect(screen.getByText("You play X.")).toBeInTheDocument();
     expect(within(screen.getByTestId("player-1")).getByText("plays O")).toBeInTheDocument();
+  });
+});
+
+describe("PlayerBox", () => {
+  it("says a bot's level once, in its name, and calls it a bot in its pill", () => {
+    render(<PlayerBox seat={1} info={seat(1, "Bot 1 (hard)", { kind: "bot", level: "hard", user_id: null })} isTurn={false} />);
+    const box = screen.getByTestId("player-1");
+    expect(box.querySelector(".pill-bot")).toHaveTextContent(/^Bot$/);
+    expect(box.textContent?.match(/hard/g)).toHaveLength(1);
   });
 });

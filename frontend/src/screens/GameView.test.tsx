@@ -69,10 +69,13 @@ describe("GameView", () => {
 describe("GameView, at the table", () => {
   const ok = async () => ({ ok: true as const });
   const table = (game: string, states: Record<string, GameState>, extra: { mySeats?: number[]; userId?: string;
-    info?: GameInfo; send?: typeof ok; log?: LogEntry[]; clock?: GameViewProps["clock"] } = {}) => (
-    <GameView room={room({ status: "playing", game, seats: [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus", { kind: "local", user_id: "u0" })] })}
-      game={extra.info} userId={extra.userId ?? "u0"} mySeats={extra.mySeats ?? [0]} spectator={false} states={states}
-      log={extra.log ?? []} clock={extra.clock} send={extra.send ?? vi.fn(ok)} onLeave={vi.fn()} chat={null} />
+    info?: GameInfo; send?: typeof ok; log?: LogEntry[]; clock?: GameViewProps["clock"]; away?: number[];
+    spectator?: boolean; offline?: boolean } = {}) => (
+    <GameView room={room({ status: "playing", game, seats: [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus", { kind: "local", user_id: "u0" })]
+      .map((s) => (extra.away?.includes(s.seat) ? { ...s, away: true } : s)) })}
+      game={extra.info} userId={extra.userId ?? "u0"} mySeats={extra.mySeats ?? [0]} spectator={extra.spectator ?? false}
+      states={states} log={extra.log ?? []} clock={extra.clock} send={extra.send ?? vi.fn(ok)} onLeave={vi.fn()} chat={null}
+      offline={extra.offline} />
   );
   const ticTacToe = (version: number, cells: (string | null)[], result: GameState["result"] = null) => {
     const v = view("tic-tac-toe", { version, cells, marks: ["X", "O"], current: result ? null : 0, result });
@@ -116,6 +119,48 @@ describe("GameView, at the table", () => {
   it("keeps the clock in the bar that sticks with the turn line", () => {
     render(table("tic-tac-toe", ticTacToe(0, empty), { clock: { seat: 0, endsAt: Date.now() + 27_000, away: false } }));
     expect(screen.getByTestId("turn-clock").closest(".table-head")).toContainElement(screen.getByTestId("turn"));
+  });
+
+  describe("a player a bot plays for", () => {
+    const awayClock = { seat: 0, endsAt: Date.now() + 3_000, away: true };
+
+    it("finds “I’m back” in the bar that sticks to the top, the only one on screen, and it sends back", () => {
+      const send = vi.fn(ok);
+      render(table("tic-tac-toe", ticTacToe(0, empty), { away: [0], clock: awayClock, send }));
+      const back = screen.getByRole("button", { name: "I’m back" });
+      expect(back.closest(".table-head")).toContainElement(screen.getByTestId("turn-clock"));
+      expect(screen.getByTestId("away-note")).toHaveTextContent("You are away: a bot plays your turns until you press “I’m back” above.");
+      fireEvent.click(back);
+      expect(send).toHaveBeenCalledWith("back", {});
+    });
+
+    it("has it while another player's turn is on too", () => {
+      const v = view("tic-tac-toe", { cells: empty, marks: ["X", "O"], current: 1 });
+      render(table("tic-tac-toe", { 0: state(v) }, { away: [0], clock: { seat: 1, endsAt: Date.now() + 30_000, away: false } }));
+      expect(screen.getByRole("button", { name: "I’m back" }).closest(".table-head")).not.toBeNull();
+    });
+
+    it("has it for a hot-seat player away too", () => {
+      render(table("tic-tac-toe", ticTacToe(0, empty), { mySeats: [0, 2], away: [2] }));
+      expect(screen.getByRole("button", { name: "I’m back" })).toBeEnabled();
+    });
+
+    it("holds it while the connection is lost", () => {
+      render(table("tic-tac-toe", ticTacToe(0, empty), { away: [0], offline: true }));
+      expect(screen.getByRole("button", { name: "I’m back" })).toBeDisabled();
+    });
+
+    it("is not offered to a player who is here, to another player away, to a spectator, or after the game", () => {
+      const { rerender } = render(table("tic-tac-toe", ticTacToe(0, empty)));
+      expect(screen.queryByRole("button", { name: "I’m back" })).toBeNull();
+      rerender(table("tic-tac-toe", ticTacToe(0, empty), { away: [1] }));
+      expect(screen.queryByRole("button", { name: "I’m back" })).toBeNull();
+      rerender(table("tic-tac-toe", ticTacToe(0, empty), { away: [0], spectator: true }));
+      expect(screen.queryByRole("button", { name: "I’m back" })).toBeNull();
+      rerender(table("tic-tac-toe", ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 }), { away: [0] }));
+      expect(screen.queryByRole("button", { name: "I’m back" })).toBeNull();
+      expect(screen.queryByTestId("away-note")).toBeNull();
+    });
   });
 
   it("shows the newest line of a full log, which keeps its length", () => {

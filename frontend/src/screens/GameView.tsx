@@ -129,25 +129,30 @@ function useCurtain(hotSeat: boolean, seat: number | null, state: GameState | un
   return { hidden, show };
 }
 
-/** The bar that sticks to the top of the table: whose turn it is, and the turn's clock. */
-function TableHead({ status, hideHand, clock, clockName, lineRef }: {
+/** The bar that sticks to the top of the table: whose turn it is, the turn's clock, and, while a bot
+ * plays for this screen's player, their way back (`onBack`): the bar stays in view wherever the
+ * table is scrolled, the note under it may not. */
+function TableHead({ status, hideHand, clock, clockName, lineRef, onBack, offline }: {
   status: { text: string; mine: boolean }; hideHand: boolean; clock: SeatClock | null; clockName: string | null;
-  lineRef: RefObject<HTMLDivElement | null>;
+  lineRef: RefObject<HTMLDivElement | null>; onBack: (() => void) | null; offline: boolean;
 }): ReactElement {
   return (
-    <div className="table-head">
+    <div className={`table-head ${onBack ? "has-back" : ""}`}>
       <div className={`table-status ${status.mine && !hideHand ? "your-turn" : ""}`} role="status"
         aria-live="polite" data-testid="turn" ref={lineRef} tabIndex={-1}>
         {status.text}
       </div>
       {clock && <TurnClockLine clock={clock} name={clockName} />}
+      {onBack && (
+        <button type="button" className="btn btn-small" disabled={offline} onClick={onBack}>I’m back</button>
+      )}
     </div>
   );
 }
 
 /** What a spectator, or a player a bot stands in for, is told above the board. */
-function TableNotes({ spectator, leftGame, privateHands, away, onLeave, onBack }: {
-  spectator: boolean; leftGame: boolean; privateHands: boolean; away: boolean; onLeave: () => void; onBack: () => void;
+function TableNotes({ spectator, leftGame, privateHands, away, onLeave }: {
+  spectator: boolean; leftGame: boolean; privateHands: boolean; away: boolean; onLeave: () => void;
 }): ReactElement {
   return (
     <>
@@ -158,13 +163,11 @@ function TableNotes({ spectator, leftGame, privateHands, away, onLeave, onBack }
         </p>
       )}
       {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {privateHands ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
+      {/* Its button is the bar's above (one "I’m back" on screen, always in view): the note says why. */}
       {away && (
-        <div className="banner banner-warn away-note" role="status" data-testid="away-note">
-          You are away: a bot plays your turns.
-          <button type="button" className="btn btn-small btn-primary" onClick={onBack}>
-            I’m back
-          </button>
-        </div>
+        <p className="banner banner-warn away-note" role="status" data-testid="away-note">
+          You are away: a bot plays your turns until you press “I’m back” above.
+        </p>
       )}
     </>
   );
@@ -225,19 +228,20 @@ export function GameView(props: GameViewProps): ReactElement {
   // The acting seat's clock is drawn on its seat, for everyone.
   const running = clock && !state.result ? clock : null;
   const seats = room.seats.map((s) => (s.seat === running?.seat ? { ...s, clock: { endsAt: running.endsAt, away: running.away } } : s));
-  const awayHere = !spectator && room.seats.some((s) => mySeats.includes(s.seat) && s.away && !s.left);
+  const awayHere = !spectator && !state.result && room.seats.some((s) => mySeats.includes(s.seat) && s.away && !s.left);
   return (
     <div className="game-layout" ref={setLayout}>
       <section className={`table ${state.result ? "is-over" : ""}`} aria-label={`${room.title} table`}
         data-testid="table" data-version={state.version}>
         <TableHead status={status} hideHand={hideHand} clock={running} lineRef={turnLine}
+          onBack={awayHere ? () => act("back") : null} offline={offline}
           clockName={running && !(mySeats.includes(running.seat) && mySeats.length === 1) ? seatName(room.seats, running.seat) : null} />
         {state.result && (
           <ResultBox result={state.result} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
             offline={offline} onRematch={() => act("rematch")} />
         )}
         <TableNotes spectator={spectator} leftGame={leftGame} privateHands={game !== undefined && game.private.length > 0}
-          away={awayHere && !state.result} onLeave={onLeave} onBack={() => act("back")} />
+          away={awayHere} onLeave={onLeave} />
         {sender.error && <p className="error-msg" role="alert">{nameCardsIn(sender.error)}</p>}
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}

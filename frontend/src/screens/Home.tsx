@@ -104,6 +104,20 @@ function JoinByCode({ name }: { name: string }): ReactElement {
   );
 }
 
+/** How many games being played Home lists. */
+const PLAYING_SHOWN = 10;
+/** `GET /api/rooms` lists at most this many rooms of each kind (docs/protocol.md): a full list may
+ * leave some out. */
+const LISTED_AT_MOST = 100;
+
+/** What the list of games being played leaves out, in words ("and 14 more games being played"), or
+ * null when it shows them all: `listed` the server listed, `shown` of them on the page. */
+export function moreGamesText(listed: number, shown: number, atMost = LISTED_AT_MOST): string | null {
+  const more = listed - shown;
+  if (more <= 0) return null;
+  return `and ${listed >= atMost ? "at least " : ""}${more} more ${more === 1 ? "game" : "games"} being played`;
+}
+
 /** One public table: its game, host and seats, its code, and a link to join or watch it. */
 function RoomItem({ room, title }: { room: Room; title: string }): ReactElement {
   const host = hostName(room, "Someone");
@@ -153,6 +167,7 @@ function PublicRoomsPanel({ titles }: { titles: Record<string, string> }): React
       window.clearInterval(timer);
     };
   }, []);
+  const more = rooms && moreGamesText(rooms.playing.length, Math.min(rooms.playing.length, PLAYING_SHOWN));
   const item = (room: Room) => (
     <RoomItem key={room.id} room={room} title={titles[room.game] ?? room.title ?? room.game} />
   );
@@ -168,7 +183,8 @@ function PublicRoomsPanel({ titles }: { titles: Record<string, string> }): React
       {rooms && rooms.playing.length > 0 && (
         <>
           <h3 className="room-list-title">Playing now</h3>
-          <ul className="room-list" aria-label="Games being played">{rooms.playing.slice(0, 10).map(item)}</ul>
+          <ul className="room-list" aria-label="Games being played">{rooms.playing.slice(0, PLAYING_SHOWN).map(item)}</ul>
+          {more && <p className="muted room-list-more" data-testid="more-playing">{more}</p>}
         </>
       )}
     </section>

@@ -25,6 +25,15 @@ describe("Lobby", () => {
     screen.getByRole("textbox", { name: /Hot-seat player/ }),
   ];
 
+  it("says a bot's level once, in its name, and calls it a bot in its pill", () => {
+    const table = room({ seats: [seat(0, "Ada"), seat(1, "Bot 1 (easy)", { kind: "bot", level: "easy", user_id: null })] });
+    render(<Lobby room={table} userId="u0" mySeats={[0]} spectator={false} turnTimes={[30, 60]} send={vi.fn()}
+      onLeave={vi.fn()} offline={false} />);
+    const card = screen.getByTestId("seat-1");
+    expect(card.querySelector(".pill-bot")).toHaveTextContent(/^Bot$/);
+    expect(card.textContent?.match(/easy/g)).toHaveLength(1);
+  });
+
   it("offers the host's controls while connected", () => {
     lobby("u0", false);
     for (const control of hostControls()) expect(control).toBeEnabled();

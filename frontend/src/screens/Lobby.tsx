@@ -55,7 +55,8 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
     <div className="seat-tags">
       {isHost && <span className="pill pill-host">Host</span>}
       {isMe && seat.kind !== "local" && <span className="pill pill-ok">You</span>}
-      {seat.kind === "bot" && <span className="pill pill-bot">Bot · {seat.level}</span>}
+      {/* The bot's name says its level ("Bot 1 (easy)"): the pill does not say it again. */}
+      {seat.kind === "bot" && <span className="pill pill-bot">Bot</span>}
       {seat.kind === "local" && <span className="pill pill-local">Hot seat</span>}
       {seat.kind === "human" && (
         <span className={`pill ${seat.connected ? "pill-ok" : "pill-off"}`}>

@@ -1,0 +1,48 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { room } from "../lib/fixtures";
+import type { PublicRooms } from "../lib/api";
+import { Home, moreGamesText } from "./Home";
+
+const listed = vi.hoisted(() => ({ rooms: { waiting: [], playing: [] } as PublicRooms }));
+vi.mock("../lib/api", async (original) => ({
+  ...(await original<typeof import("../lib/api")>()),
+  fetchPublicRooms: async () => listed.rooms,
+}));
+vi.mock("../lib/useGames", () => ({ useGames: () => ({ data: null, error: null }) }));
+
+describe("moreGamesText", () => {
+  it("says nothing when the list shows every game", () => {
+    expect(moreGamesText(0, 0)).toBeNull();
+    expect(moreGamesText(10, 10)).toBeNull();
+  });
+
+  it("says how many games the list leaves out", () => {
+    expect(moreGamesText(11, 10)).toBe("and 1 more game being played");
+    expect(moreGamesText(24, 10)).toBe("and 14 more games being played");
+  });
+
+  it("says there may be more still when the server's list is full", () => {
+    expect(moreGamesText(100, 10)).toBe("and at least 90 more games being played");
+    expect(moreGamesText(99, 10)).toBe("and 89 more games being played");
+  });
+});
+
+describe("Home's games being played", () => {
+  const playing = (n: number) => Array.from({ length: n }, (_, i) =>
+    room({ id: `r${i}`, code: `CODE${String(i).padStart(2, "0")}`, status: "playing" }));
+
+  it("shows ten and says how many more there are", async () => {
+    listed.rooms = { waiting: [], playing: playing(24) };
+    render(<Home />);
+    expect(await screen.findByTestId("more-playing")).toHaveTextContent("and 14 more games being played");
+    expect(screen.getByRole("list", { name: "Games being played" }).children).toHaveLength(10);
+  });
+
+  it("says nothing more when they all fit", async () => {
+    listed.rooms = { waiting: [], playing: playing(3) };
+    render(<Home />);
+    expect(await screen.findByRole("list", { name: "Games being played" })).toBeInTheDocument();
+    expect(screen.queryByTestId("more-playing")).toBeNull();
+  });
+});
