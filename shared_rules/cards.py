@@ -17,12 +17,11 @@ def is_red(card: str) -> bool:
     return card[-1] in "HD"
 
 
-def card_name(card: str, capital: bool = False) -> str:
-    """The name of a card: ``QH`` is "queen of hearts" in a sentence, "Queen of hearts" in
-    the game log (``capital``)."""
+def card_name(card: str) -> str:
+    """The name of a card, as a sentence says it: ``QH`` is "queen of hearts", ``9H`` "9 of
+    hearts" (the game log adds the article: "the queen of hearts")."""
     r = card[:-1]
-    name = _RANK_NAMES.get(r, r)
-    return f"{name.capitalize() if capital else name} of {SUIT_NAMES[card[-1]]}"
+    return f"{_RANK_NAMES.get(r, r)} of {SUIT_NAMES[card[-1]]}"
 
 
 def deal_unseen(unseen: list[str], seat: int, own: list[str], hands_count: list[int],

@@ -23,11 +23,13 @@ BEGINS = "The game begins"
 UNEXPECTED_SHAPE = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
-def card_name(code: Any) -> str:
-    """"9 of hearts" for "9H"; anything else as it is."""
+def card_name(code: Any, capital: bool = False) -> str:
+    """A card as the log says it, with its article: "the 9 of hearts" for "9H", "the queen of
+    clubs" for "QC" ("The queen of clubs" to start a sentence: ``capital``); anything else as
+    it is."""
     if not isinstance(code, str) or code not in CARD_SET:
         return str(code)
-    return cards.card_name(code, capital=True)
+    return f"{'The' if capital else 'the'} {cards.card_name(code)}"
 
 
 def who(names: Names, seat: Any) -> str:

@@ -81,7 +81,7 @@ def step_for_ada(page: Page, shots, done: set[str]) -> None:
         shot(page, shots, "crazy-eights-choice", full_page=False)
         chooser.get_by_role("button", name="Name clubs").click()
         expect(page.get_by_test_id("game-log")).to_contain_text(
-            re.compile("Ada played 8 of .+ and named clubs"))
+            re.compile("Ada played the 8 of .+ and named clubs"))
         return
     if not take_turn(page, allow_curtain=False):
         page.wait_for_timeout(50)

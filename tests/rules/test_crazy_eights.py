@@ -506,7 +506,7 @@ def said(before: Match, after: Match, reader: int | None = None) -> list[str]:
 def test_each_move_is_described_without_naming_a_hidden_card():
     m = at(table([["8C", "QH", "2S"], ["3D", "4D"], ["5D"]], top="9H", stock=["JS", "6H"]))
     m1 = m.apply(0, "play", "8C", "S")
-    assert said(m, m1) == ["Ada played 8 of clubs and named spades"]
+    assert said(m, m1) == ["Ada played the 8 of clubs and named spades"]
     m2 = m1.apply(1, "draw")
     assert said(m1, m2, 1) == ["Bob drew a card"]  # not which, even to Bob
     m3 = m2.apply(1, "pass")
@@ -514,7 +514,7 @@ def test_each_move_is_described_without_naming_a_hidden_card():
     m4 = m3.drop(1)
     assert said(m3, m4) == ["Bob left the game"]
     m5 = m4.apply(2, "draw").apply(2, "pass")
-    assert said(m5, m5.apply(0, "play", "2S")) == ["Ada played 2 of spades",
+    assert said(m5, m5.apply(0, "play", "2S")) == ["Ada played the 2 of spades",
                                                     "Ada has one card left"]
 
 

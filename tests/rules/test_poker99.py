@@ -10,6 +10,7 @@ from shared_rules import GAMES, Match, from_view, new_match
 from shared_rules.bots import make_bot
 from shared_rules.bots.poker99 import Poker99Bot
 from shared_rules.cards import DECK
+from shared_rules.describe import describe
 from shared_rules.games.poker99 import GAME
 from tests import playouts
 from tests.rules import helpers
@@ -425,6 +426,17 @@ def test_only_the_last_card_played_is_shown():
     assert v["last"] == {"card": "6H", "seat": 1, "choice": None} and "2H" not in cards_in(v)
     assert v["direction"] == 1 and v["current"] == 0
     json.dumps(v)
+
+
+def test_the_log_names_the_card_played_with_its_article():
+    m = at(table([["10H", "2C"], ["AS", "3D"], ["6H"]], total=40))
+    played = m.apply(0, "play", "10H", "-")
+    names = ["Ada", "Bob", "Cy"]
+    assert describe(GAME, m.view(None), played.view(None), names, 0, "play") == [
+        "Ada played the 10 of hearts (subtracting): total 30"]
+    ace = played.apply(1, "play", "AS")
+    assert describe(GAME, played.view(None), ace.view(None), names, 1, "play") == [
+        "Bob played the ace of spades: total 1"]
 
 
 # -- sampling a match from a view ------------------------------------------------------------------

@@ -55,12 +55,12 @@ def test_every_legal_move_of_a_random_game_fits_one_of_its_templates(slug):
 
 
 def test_moves_in_words():
-    assert said("nine-locks", "play", "9H", 4) == "play 9 of hearts on pile 5"
+    assert said("nine-locks", "play", "9H", 4) == "play the 9 of hearts on pile 5"
     assert said("nine-locks", "pick_up") == "pick up a card"
     assert said("nine-locks", "key", 0) == "use the key on pile 1"
-    assert said("poker99", "play", "10H", "+") == "play 10 of hearts (adding)"
-    assert said("poker99", "play", "5S", 2) == "play 5 of spades, Cy plays next"
-    assert said("poker99", "play", "KD") == "play King of diamonds"
+    assert said("poker99", "play", "10H", "+") == "play the 10 of hearts (adding)"
+    assert said("poker99", "play", "5S", 2) == "play the 5 of spades, Cy plays next"
+    assert said("poker99", "play", "KD") == "play the king of diamonds"
     assert said("tic-tac-toe", "place", 1) == "top centre (cell 1)"
     assert said("slapjack", "slap", 7) == "slap the pile"
 

@@ -9,6 +9,7 @@ from shared_rules import GAMES, Match, from_view, new_match, replay
 from shared_rules.bots import make_bot
 from shared_rules.bots.slapjack import SlapjackBot
 from shared_rules.cards import DECK
+from shared_rules.describe import describe
 from shared_rules.games.slapjack import slap_reason
 from tests.rules.helpers import position, refused
 
@@ -468,6 +469,13 @@ def test_events_are_short_public_and_name_no_card():
     assert len(events) == 8
     assert cards_in(events) == set()
     assert [e["version"] for e in events] == list(range(13, 21))
+
+
+def test_the_log_names_the_card_turned_up_with_its_article():
+    match = at(table([["QH", "2C"], ["9S"]], ["KD"]))
+    played = match.apply(0, "play")
+    assert describe(GAME, match.view(None), played.view(None), ["Ada", "Bob"], 0, "play") == [
+        "Ada turned up the queen of hearts"]
 
 
 # -- the rule-of-thumb bot ----------------------------------------------------------------------

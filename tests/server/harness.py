@@ -197,12 +197,14 @@ def truth_views(url: str, room_id: str) -> Callable[[int, int | None], tuple[dic
     return truth
 
 
-CARD_WORDS = re.compile(r"\b(Ace|10|[2-9]|Jack|Queen|King) of (spades|hearts|diamonds|clubs)\b")
+CARD_WORDS = re.compile(r"\b(ace|10|[2-9]|jack|queen|king) of (spades|hearts|diamonds|clubs)\b",
+                        re.IGNORECASE)
 
 
 def named_cards(text: str) -> set[str]:
-    """The card codes a log line names in words ("9 of hearts" -> "9H")."""
-    return {f"{rank[0] if rank != '10' else rank}{suit[0].upper()}"
+    """The card codes a log line names in words ("the 9 of hearts" -> "9H", "the queen of
+    clubs" -> "QC")."""
+    return {f"{rank[0].upper() if rank != '10' else rank}{suit[0].upper()}"
             for rank, suit in CARD_WORDS.findall(text)}
 
 
