@@ -48,7 +48,9 @@ def describe(game: Game, prev: dict | None, nxt: dict, names: Names, actor: int 
     if nxt.get("version", 0) <= prev.get("version", 0):
         return []
     lines: list[str] = []
-    if move != "undo":  # a take-back removes the lines of the move it takes back instead
+    if move == "undo":  # the lines of the move taken back are removed: this says who did it
+        lines.append(f"{who(names, actor)} took back a move")
+    else:
         lines += _move_lines(game, prev, nxt, names, actor, move)
     for seat in nxt.get("left") or []:
         said = any(line.startswith(f"{who(names, seat)} left") for line in lines)

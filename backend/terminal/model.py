@@ -279,16 +279,8 @@ class Model:
             kept = [line for line in self.lines if line.log not in gone]
             self.lines.clear()
             self.lines.extend(kept)
-        if gone and data.get("log_full") is not True:
-            self.note(f"{self._taker(data)} took back a move", "game")
         for key in new:
             self.lines.append(Line(key[2], None, "game", log=key[:2]))
-
-    def _taker(self, data: dict) -> str:
-        """Who took a move back: a take-back gives the turn back to them."""
-        view = data.get("view")
-        current = view.get("current") if isinstance(view, dict) else None
-        return self.seat_name(current) if _int(current) else "A player"
 
     def on_chat(self, data: Any, quiet_errors: bool = False) -> None:
         if not isinstance(data, dict) or not isinstance(data.get("text"), str):

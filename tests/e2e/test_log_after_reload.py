@@ -30,10 +30,12 @@ def test_log_after_reload_and_a_take_back_removes_its_line(open_tab, shots):
     ada.get_by_role("button", name="Take back").click()
     for page in (ada, grace):
         expect(page.get_by_test_id("game-log")).not_to_contain_text("Ada put X in the centre")
+        expect(page.get_by_test_id("game-log")).to_contain_text("Ada took back a move")
     ada.get_by_test_id("cell-0").click()
     expect(grace.get_by_test_id("turn")).to_have_text("Your turn")
     grace.get_by_test_id("cell-8").click()
-    expected = ["The game begins", "Ada put X in the top left", "Grace put O in the bottom right"]
+    expected = ["The game begins", "Ada took back a move", "Ada put X in the top left",
+                "Grace put O in the bottom right"]
     expect(grace.get_by_test_id("game-log").locator("li")).to_have_text(expected)
 
     grace.reload()

@@ -53,7 +53,7 @@ def test_the_whole_log_on_join_then_only_new_lines(players, room_of, url):
         watcher.drop()
 
 
-def test_a_take_back_removes_its_line(players, room_of):
+def test_a_take_back_removes_its_line_and_says_who_took_it(players, room_of):
     host, guest = players(2)
     room = room_of(host, "tic-tac-toe")
     start_game(room, host, [guest])
@@ -61,11 +61,12 @@ def test_a_take_back_removes_its_line(players, room_of):
     guest.wait_for(lambda: guest.states[1]["version"] == 1)
     host.ok("undo", {})
     took = guest.wait_for(lambda: guest.states[1]["version"] == 2 and guest.states[1])
-    assert took["log_undone"] == [1] and took["log"] == []
-    assert texts(kept_log(guest, 1)) == ["The game begins"]
+    assert took["log_undone"] == [1] and texts(took["log"]) == ["Host took back a move"]
+    assert texts(kept_log(guest, 1)) == ["The game begins", "Host took back a move"]
     host.ok("move", {"move": "place", "args": [8]})
     guest.wait_for(lambda: guest.states[1]["version"] == 3)
-    assert texts(kept_log(guest, 1)) == ["The game begins", "Host put X in the bottom right"]
+    assert texts(kept_log(guest, 1)) == ["The game begins", "Host took back a move",
+                                         "Host put X in the bottom right"]
     guest.reconnect()
     guest.ok("join", {"room": room["code"]})
     guest.wait_for(lambda: guest.states[1].get("log_full"))
