@@ -64,7 +64,7 @@ function DiscardPile({ view, offset }: { view: BoardProps["view"]; offset: CSSPr
   // Read out when the suit changes: the dial itself is a picture.
   const followText = follow ? `Suit to follow: ${follow.name}${eightOnTop ? " (named with the 8)" : ""}` : "";
   return (
-    <div className="deck-col" style={{ "--card-w": "92px", paddingRight: 30 } as CSSProperties}>
+    <div className="deck-col" style={{ "--card-w": "92px", paddingRight: 46 } as CSSProperties}>
       <span className="label-on-felt">Discard pile · {((view.discards_count as number) ?? 0) + 1}</span>
       <div style={{ position: "relative" }}>
         {top && (
@@ -73,9 +73,10 @@ function DiscardPile({ view, offset }: { view: BoardProps["view"]; offset: CSSPr
         )}
         {follow && (
           <div role="status" aria-label={followText} data-testid="suit" className="total-dial"
-            style={{ position: "absolute", right: -32, bottom: -12, width: 62, height: 62, borderWidth: 4, zIndex: 2,
-              borderColor: eightOnTop ? "#4fc3f7" : undefined }}>
-            <strong aria-hidden="true" style={{ color: suitInk(letter), fontSize: "2rem" }}>{follow.symbol}</strong>
+            style={{ position: "absolute", right: -46, top: "50%", transform: "translateY(-50%)", width: 52, height: 52,
+              borderWidth: 4, zIndex: 2, borderColor: eightOnTop ? "#4fc3f7" : undefined }}>
+            {/* Beside the card, just over its edge halfway down: both corners (their index) show. */}
+            <strong aria-hidden="true" style={{ color: suitInk(letter), fontSize: "1.7rem" }}>{follow.symbol}</strong>
             <span className="visually-hidden">{followText}</span>
           </div>
         )}

@@ -26,6 +26,22 @@ function choiceLabel(choice: string | number | undefined, card: string, words: C
   return words.labels[String(choice)] ?? verb;
 }
 
+/** The chooser's question, worded by what the server offers: a choice between signs or seats, or
+ * the one way the card can go now ("The Queen of hearts: subtract 20?"), which still asks before
+ * the card is spent, as a press on a 10, Q or 5 always does. */
+function choiceQuestion(card: string, moves: LegalMove[], words: ChoiceWords): string {
+  const name = cardName(card);
+  const only = moves.length === 1 ? moves[0].args[1] : undefined;
+  if (typeof moves[0]?.args[1] === "number") {
+    return typeof only === "number" ? `Play your ${name}? ${seatName(words.seats, only)} plays next.`
+      : `Who plays after your ${name}?`;
+  }
+  if (only === undefined) return `The ${name}: add or subtract?`;
+  const verb = only === "-" ? "subtract" : "add";
+  const amount = words.amounts[card];
+  return `The ${name}: ${verb}${amount === undefined ? "" : ` ${amount}`}?`;
+}
+
 /** The dial turns red in the last tenth of the totals a play may reach. */
 const DANGER_SHARE = 0.9;
 
@@ -70,7 +86,7 @@ export function Poker99(props: BoardProps): ReactElement {
 
   const chooser = (card: string, moves: LegalMove[]) => (
     <ChoiceBox label={`Choices for the ${cardName(card)}`} moves={moves}
-      question={typeof moves[0]?.args[1] === "number" ? `Who plays after your ${cardName(card)}?` : `The ${cardName(card)}: add or subtract?`}
+      question={choiceQuestion(card, moves, words)}
       choice={(m) => ({ text: choiceLabel(m.args[1], card, words) })}
       onPick={(m) => play("play", m.args)} onCancel={picker.cancel} />
   );

@@ -26,6 +26,12 @@ function slapIn(legal: LegalMove[]): LegalMove | undefined {
   return slaps.find((m) => m.args.length === 1) ?? slaps[0];
 }
 
+/** The version a slap names: the view's version its seat saw (a slap without one: the view shown). */
+function slapVersion(move: LegalMove, shown: number): number {
+  const named = move.args[0];
+  return typeof named === "number" ? named : shown;
+}
+
 /** An event in words, naming its seat's player (the server's own text numbers the seats). */
 function eventText(event: SlapEvent, seats: SeatInfo[]): string {
   const who = seatName(seats, event.seat);
@@ -72,8 +78,30 @@ export function Slapjack(props: BoardProps): ReactElement {
   const turnUp = movesNamed(legal, "play")[0];
   const [pressed, setPressed] = useState<number | null>(null);
   const release = useRef<number | undefined>(undefined);
+  // A pile is slapped once: after a slap naming version v, a seat sends no other slap (a second
+  // click, a key pressed again) until its view has another version. The second would reach the
+  // server after the first had taken the pile, and be judged late: three cards lost. The ref stops
+  // presses that come before the board is drawn again, the state keeps the button pressed meanwhile.
+  const sent = useRef<Record<number, number>>({});
+  const [sentFor, setSentFor] = useState<Record<number, number>>({});
+  const shown = view.version;
+  const lastShown = useRef(shown);
+  useEffect(() => {
+    // A rematch starts again at version 0: the last game's slaps name nothing of the new one.
+    if (shown < lastShown.current) {
+      sent.current = {};
+      setSentFor({});
+    }
+    lastShown.current = shown;
+  }, [shown]);
+  const waiting = (slapper: number, move: LegalMove | undefined) =>
+    move !== undefined && sentFor[slapper] === slapVersion(move, shown);
 
   const slap = (slapper: number, move: LegalMove) => {
+    const version = slapVersion(move, shown);
+    if (sent.current[slapper] === version) return;
+    sent.current = { ...sent.current, [slapper]: version };
+    setSentFor(sent.current);
     setPressed(slapper);
     window.clearTimeout(release.current);
     release.current = window.setTimeout(() => setPressed(null), 120);
@@ -99,8 +127,9 @@ export function Slapjack(props: BoardProps): ReactElement {
             const shortcut = spaceSlaps ? "space bar" : null;
             const name = slappers.length > 1 ? seatName(seats, slapper) : null;
             return (
-              <button key={slapper} type="button" className={`slap-btn ${pressed === slapper ? "pressed" : ""}`}
-                disabled={!move} onClick={() => move && slap(slapper, move)}
+              <button key={slapper} type="button"
+                className={`slap-btn ${pressed === slapper || waiting(slapper, move) ? "pressed" : ""}`}
+                disabled={!move || waiting(slapper, move)} onClick={() => move && slap(slapper, move)}
                 aria-keyshortcuts={shortcut ? "Space" : undefined} data-testid="slap" data-seat={slapper}>
                 SLAP!{" "}
                 <small>{[name, shortcut].filter(Boolean).join(" · ")}</small>

@@ -104,6 +104,23 @@ describe("Poker 99", () => {
     expect(screen.getByRole("button", { name: "Subtract 20" })).toBeInTheDocument();
   });
 
+  it("asks only about the way the server offers when a card has one", () => {
+    const queen = { ...v, hands: ["QS", "3D"], signed_amounts: { QS: 20 } };
+    const play = vi.fn();
+    const { unmount } = render(<Poker99 {...props({ view: queen, legal: [{ move: "play", args: ["QS", "-"] }], play })} />);
+    fireEvent.click(screen.getByRole("button", { name: "Queen of spades" }));
+    const box = screen.getByRole("group", { name: "Choices for the Queen of spades" });
+    expect(box).toHaveTextContent("The Queen of spades: subtract 20?");
+    expect(box).not.toHaveTextContent(/add or subtract/);
+    fireEvent.click(screen.getByRole("button", { name: "Subtract 20" }));
+    expect(play).toHaveBeenCalledWith("play", ["QS", "-"]);
+    unmount();
+    render(<Poker99 {...props({ view: v, legal: [{ move: "play", args: ["5H", 1] }] })} />);
+    fireEvent.click(screen.getByRole("button", { name: "5 of hearts" }));
+    expect(screen.getByText("Play your 5 of hearts? Grace plays next.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Grace plays next" })).toBeInTheDocument();
+  });
+
   it("falls back on the server's words for a sign when the view has no amounts", () => {
     const game = { slug: "poker99", moves: [{ name: "play", args: ["card", "choice"], min_args: 1, words: [],
       labels: { "+": "(adding)", "-": "(subtracting)" } }] } as unknown as GameInfo;
@@ -131,6 +148,50 @@ describe("Slapjack", () => {
     fireEvent.keyDown(window, { key: " ", code: "Space" });
     expect(play).toHaveBeenCalledWith("slap", [7], 0);
     expect(screen.getByRole("img", { name: "Top of the pile: Jack of clubs" })).toBeInTheDocument();
+  });
+
+  it("slaps a pile once: no other slap until a view with another version comes", () => {
+    const play = vi.fn();
+    const v = view("slapjack", { version: 7, pile: ["4H", "JC"], stacks_count: [20, 30], events: [], plays: 2, top: "JC" });
+    const legal = [{ move: "slap", args: [] }, { move: "slap", args: [7] }];
+    const { rerender } = render(<Slapjack {...props({ view: v, legal, play })} />);
+    const button = screen.getByRole("button", { name: /SLAP!/ });
+    // Three presses of the space bar, then a click, all before the new view: one slap.
+    fireEvent.keyDown(window, { key: " ", code: "Space" });
+    fireEvent.keyDown(window, { key: " ", code: "Space" });
+    fireEvent.keyDown(window, { key: " ", code: "Space" });
+    fireEvent.click(button);
+    expect(play).toHaveBeenCalledTimes(1);
+    expect(play).toHaveBeenCalledWith("slap", [7], 0);
+    expect(button).toBeDisabled();
+    expect(button).toHaveClass("pressed");
+    // The same version again (a state that changed nothing of it): still the one slap.
+    rerender(<Slapjack {...props({ view: { ...v }, legal, play })} />);
+    fireEvent.click(button);
+    expect(play).toHaveBeenCalledTimes(1);
+    // The next view: the seat may slap again, on what it shows.
+    const next = { ...v, version: 8, pile: ["4H", "JC", "JD"], top: "JD", plays: 3 };
+    rerender(<Slapjack {...props({ view: next, legal: [{ move: "slap", args: [8] }], play })} />);
+    expect(button).toBeEnabled();
+    fireEvent.keyDown(window, { key: " ", code: "Space" });
+    fireEvent.click(button);
+    expect(play).toHaveBeenCalledTimes(2);
+    expect(play).toHaveBeenLastCalledWith("slap", [8], 0);
+  });
+
+  it("keeps each hot-seat player's slap to one a pile, their own", () => {
+    const play = vi.fn();
+    const v = view("slapjack", { num_players: 3, version: 7, pile: ["JC"], stacks_count: [20, 12, 20], events: [], plays: 1, top: "JC" });
+    const localSeats = [{ seat: 0, legal: [{ move: "slap", args: [7] }] }, { seat: 2, legal: [{ move: "slap", args: [7] }] }];
+    render(<Slapjack {...props({ view: v, legal: localSeats[0].legal, play, localSeats, owner: "Ada" })} />);
+    const linus = screen.getByRole("button", { name: /SLAP! Linus/ });
+    fireEvent.click(linus);
+    fireEvent.click(linus);
+    expect(play).toHaveBeenCalledTimes(1);
+    expect(linus).toBeDisabled();
+    fireEvent.click(screen.getByRole("button", { name: /SLAP! Ada/ }));
+    expect(play).toHaveBeenCalledTimes(2);
+    expect(play).toHaveBeenLastCalledWith("slap", [7], 0);
   });
 
   it("leaves the space bar to a focused button, and to everyone when no slap is possible", () => {

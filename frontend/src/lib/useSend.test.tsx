@@ -40,4 +40,29 @@ describe("sending an event from a control", () => {
     });
     expect(result.current.busy).toBe(false);
   });
+
+  it("sends nothing more with runAlone while an event is on its way", async () => {
+    let answer: (ack: Ack) => void = () => undefined;
+    const send = vi.fn(() => new Promise<Ack>((resolve) => {
+      answer = resolve;
+    }));
+    const { result } = renderHook(() => useSend(send));
+    let first: Promise<boolean> = Promise.resolve(false);
+    let second: Promise<boolean> = Promise.resolve(true);
+    act(() => {
+      first = result.current.runAlone("ready", { ready: true });
+      second = result.current.runAlone("ready", { ready: true });
+    });
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(await second).toBe(false);
+    await act(async () => {
+      answer({ ok: true });
+      expect(await first).toBe(true);
+    });
+    expect(result.current.busy).toBe(false);
+    act(() => {
+      void result.current.runAlone("ready", { ready: false });
+    });
+    expect(send).toHaveBeenCalledTimes(2);
+  });
 });

@@ -1,5 +1,5 @@
 // Sending a client event from a control, and showing the server's refusal beside it.
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import type { Ack } from "./types";
 
 /** Sends a client event to the room and resolves with the server's acknowledgement. */
@@ -8,6 +8,9 @@ export type Send = (event: string, payload?: object) => Promise<Ack>;
 export interface Sender {
   /** Sends the event; true when the server accepted it. */
   run: (event: string, payload?: object) => Promise<boolean>;
+  /** Sends the event unless one is still on its way (a second click of a double click, a toggle
+   * pressed again before its first press was answered): then sends nothing and resolves false. */
+  runAlone: (event: string, payload?: object) => Promise<boolean>;
   /** The last refusal's message, until the next event is accepted (or `setError` changes it). */
   error: string | null;
   setError: (error: string | null) => void;
@@ -19,12 +22,24 @@ export interface Sender {
 export function useSend(send: Send): Sender {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // How many events are on their way, counted at once (the state is only seen at the next render).
+  const pending = useRef(0);
   const run = useCallback(async (event: string, payload: object = {}) => {
+    pending.current += 1;
     setBusy(true);
-    const ack = await send(event, payload);
-    setBusy(false);
+    let ack: Ack;
+    try {
+      ack = await send(event, payload);
+    } finally {
+      pending.current -= 1;
+      if (pending.current === 0) setBusy(false);
+    }
     setError(ack.ok ? null : ack.error.message);
     return ack.ok;
   }, [send]);
-  return { run, error, setError, busy };
+  const runAlone = useCallback(async (event: string, payload: object = {}) => {
+    if (pending.current > 0) return false;
+    return run(event, payload);
+  }, [run]);
+  return { run, runAlone, error, setError, busy };
 }

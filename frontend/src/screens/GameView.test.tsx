@@ -1,7 +1,7 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { nineLocksView, room, seat, state, view } from "../lib/fixtures";
-import type { GameInfo, GameState } from "../lib/types";
+import type { Ack, GameInfo, GameState } from "../lib/types";
 import type { LogEntry } from "../lib/useRoom";
 import { chooseSeat, curtainText, GameView, revealStillOpen, type GameViewProps } from "./GameView";
 
@@ -69,7 +69,7 @@ describe("GameView", () => {
 describe("GameView, at the table", () => {
   const ok = async () => ({ ok: true as const });
   const table = (game: string, states: Record<string, GameState>, extra: { mySeats?: number[]; userId?: string;
-    info?: GameInfo; send?: typeof ok; log?: LogEntry[]; clock?: GameViewProps["clock"]; away?: number[];
+    info?: GameInfo; send?: (event: string, payload?: object) => Promise<Ack>; log?: LogEntry[]; clock?: GameViewProps["clock"]; away?: number[];
     spectator?: boolean; offline?: boolean } = {}) => (
     <GameView room={room({ status: "playing", game, seats: [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus", { kind: "local", user_id: "u0" })]
       .map((s) => (extra.away?.includes(s.seat) ? { ...s, away: true } : s)) })}
@@ -103,6 +103,34 @@ describe("GameView, at the table", () => {
     expect(scroll.mock.contexts).toEqual([screen.getByRole("alertdialog")]);
     expect(scroll).toHaveBeenCalledWith({ block: "center", behavior: "smooth" });
     scroll.mockRestore();
+  });
+
+  it("asks for a rematch once, and shows no refusal that comes once the next game is on", async () => {
+    const answers: ((ack: Ack) => void)[] = [];
+    const send = vi.fn(() => new Promise<Ack>((resolve) => {
+      answers.push(resolve);
+    }));
+    const over = ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 });
+    const { rerender } = render(table("tic-tac-toe", over, { send }));
+    const rematch = screen.getByRole("button", { name: "Rematch" });
+    fireEvent.click(rematch);
+    fireEvent.click(rematch);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(rematch).toBeDisabled();
+    // Had a second ask gone out, the server would refuse it on the fresh table: not shown there.
+    rerender(table("tic-tac-toe", { 0: { ...ticTacToe(0, empty)[0], round: 2 } }, { send }));
+    await act(async () => answers[0]({ ok: false, error: { code: "bad_state", message: "A rematch can only start when the game is over" } }));
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
+  it("lets the host ask again after a refused rematch, with the refusal shown", async () => {
+    const send = vi.fn(async (): Promise<Ack> => ({ ok: false, error: { code: "bad_state", message: "Not now" } }));
+    render(table("tic-tac-toe", ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 }), { send }));
+    const rematch = screen.getByRole("button", { name: "Rematch" });
+    await act(async () => fireEvent.click(rematch));
+    expect(screen.getByRole("alert")).toHaveTextContent("Not now");
+    expect(rematch).toBeEnabled();
   });
 
   it("opens each new game at the top of the table", () => {

@@ -194,7 +194,9 @@ export function GameView(props: GameViewProps): ReactElement {
   const alerts = useAlertSetting();
   const sender = useSend(send);
   const { setLayout, turnLine } = useTableFocus();
-  useEffect(() => sender.setError(null), [state?.version ?? -1]);
+  useEffect(() => sender.setError(null), [state?.version ?? -1, state?.round ?? -1]);
+  const round = useRef(state?.round);
+  round.current = state?.round;
   // The lobby, or the last game, may have been scrolled (down to the Start button, the result, the
   // log): each game opens at the top of the table, where the turn line and the other players are.
   useEffect(() => {
@@ -221,7 +223,15 @@ export function GameView(props: GameViewProps): ReactElement {
 
   const play = (move: string, args: (string | number)[], as = seat) =>
     void sender.run("move", spectator || as === null ? { move, args } : { move, args, seat: as });
-  const act = (event: "undo" | "rematch" | "back") => void sender.run(event, event === "undo" && seat !== null ? { seat } : {});
+  const act = (event: "undo" | "back") => void sender.run(event, event === "undo" && seat !== null ? { seat } : {});
+  // Once: a second press would reach the server after the first had started the next game, and be
+  // refused on the fresh table. A refusal that comes once the next game is on is no news either.
+  const rematch = async () => {
+    const asked = state.round;
+    const accepted = await sender.runAlone("rematch");
+    if (!accepted && round.current !== asked) sender.setError(null);
+    return accepted;
+  };
 
   const Board = boardFor(room.game);
   const localSeats = spectator ? [] : mySeats.map((s) => ({ seat: s, legal: states[String(s)]?.legal_moves ?? [] }));
@@ -238,7 +248,7 @@ export function GameView(props: GameViewProps): ReactElement {
           clockName={running && !(mySeats.includes(running.seat) && mySeats.length === 1) ? seatName(room.seats, running.seat) : null} />
         {state.result && (
           <ResultBox result={state.result} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
-            offline={offline} onRematch={() => act("rematch")} />
+            offline={offline} onRematch={rematch} />
         )}
         <TableNotes spectator={spectator} leftGame={leftGame} privateHands={game !== undefined && game.private.length > 0}
           away={awayHere} onLeave={onLeave} />
@@ -265,7 +275,9 @@ export function GameView(props: GameViewProps): ReactElement {
           <HostTurnTools room={room} mySeats={mySeats} times={turnTimes} send={send} offline={offline} />
         )}
         {!isHost && (room.turn_seconds ?? 0) > 0 && (
-          <TurnTimeSelect room={room} isHost={false} times={turnTimes} send={send} />
+          <section className="panel side-note" aria-label="Turn time">
+            <TurnTimeSelect room={room} isHost={false} times={turnTimes} send={send} />
+          </section>
         )}
         {!spectator && <AlertToggle alerts={alerts} />}
         <LeaveTable room={room} isHost={isHost} playing={!state.result && !spectator && mySeats.length > 0}

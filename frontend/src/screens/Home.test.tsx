@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { room } from "../lib/fixtures";
 import type { PublicRooms } from "../lib/api";
@@ -44,5 +44,39 @@ describe("Home's games being played", () => {
     render(<Home />);
     expect(await screen.findByRole("list", { name: "Games being played" })).toBeInTheDocument();
     expect(screen.queryByTestId("more-playing")).toBeNull();
+  });
+});
+
+describe("Home's name check", () => {
+  it("says a name is missing by the name field, focuses it, and forgets it once a name is typed", async () => {
+    listed.rooms = { waiting: [], playing: [] };
+    render(<Home />);
+    const nameField = screen.getByTestId("name-input");
+    fireEvent.change(nameField, { target: { value: "" } });
+    fireEvent.change(screen.getByLabelText("Room code"), { target: { value: "k7mpq2" } });
+    fireEvent.click(screen.getByRole("button", { name: "Join" }));
+    const problem = screen.getByRole("alert");
+    expect(problem).toHaveTextContent("Choose a display name first.");
+    expect(nameField).toHaveFocus();
+    expect(nameField).toHaveAttribute("aria-invalid", "true");
+    expect(nameField).toHaveAccessibleDescription("Choose a display name first.");
+    expect(nameField.closest(".panel")).toContainElement(problem);
+    fireEvent.change(nameField, { target: { value: "A" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(await screen.findByText(/No public table is waiting/)).toBeInTheDocument();
+  });
+
+  it("forgets the name's problem when the other form is used", async () => {
+    render(<Home />);
+    expect(await screen.findByText(/No public table is waiting/)).toBeInTheDocument();
+    fireEvent.change(screen.getByTestId("name-input"), { target: { value: " " } });
+    fireEvent.change(screen.getByLabelText("Room code"), { target: { value: "K7MPQ2" } });
+    fireEvent.click(screen.getByRole("button", { name: "Join" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Choose a display name first.");
+    fireEvent.change(screen.getByLabelText("Room code"), { target: { value: "K7" } });
+    fireEvent.click(screen.getByRole("button", { name: "Join" }));
+    expect(screen.getAllByRole("alert")).toHaveLength(1);
+    expect(screen.getByRole("alert")).toHaveTextContent("A room code has 6 letters");
+    expect(screen.getByTestId("name-input")).not.toHaveAttribute("aria-invalid", "true");
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type ReactElement } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactElement, type RefObject } from "react";
 import { Card } from "../components/Card";
 import { SaidAs } from "../components/SaidAs";
 import { ApiError, createRoom, fetchPublicRooms, type PublicRooms } from "../lib/api";
@@ -14,17 +14,28 @@ function titlesInWords(titles: string[]): string {
   return titles.length < 2 ? titles.join("") : `${titles.slice(0, -1).join(", ")} or ${titles[titles.length - 1]}`;
 }
 
-function NameField({ name, setName }: { name: string; setName: (n: string) => void }): ReactElement {
+/** The name field, with what is wrong with the name (asked for by Create or Join) right under it. */
+function NameField({ name, setName, problem, field }: {
+  name: string; setName: (n: string) => void; problem: string | null; field: RefObject<HTMLInputElement | null>;
+}): ReactElement {
   return (
-    <label className="field">
-      Your display name
-      <input type="text" value={name} maxLength={32} autoComplete="nickname" placeholder="e.g. Ada"
-        onChange={(e) => setName(e.target.value)} onBlur={() => saveName(name)} data-testid="name-input" />
-    </label>
+    <>
+      <label className="field">
+        Your display name
+        <input type="text" value={name} maxLength={32} autoComplete="nickname" placeholder="e.g. Ada" ref={field}
+          onChange={(e) => setName(e.target.value)} onBlur={() => saveName(name)} data-testid="name-input"
+          aria-invalid={problem !== null} aria-describedby={problem ? "name-problem" : undefined} />
+      </label>
+      {problem && <p className="error-msg" role="alert" id="name-problem" style={{ marginTop: "0.5rem" }}>{problem}</p>}
+    </>
   );
 }
 
-function CreateRoom({ games, name }: { games: GameInfo[]; name: string }): ReactElement {
+/** Checks the name before a form is sent: false (and the problem shown by the name field) when it
+ * will not do. */
+type NameCheck = () => boolean;
+
+function CreateRoom({ games, name, checkName }: { games: GameInfo[]; name: string; checkName: NameCheck }): ReactElement {
   const [game, setGame] = useState<string>("");
   const [isPublic, setPublic] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -33,8 +44,8 @@ function CreateRoom({ games, name }: { games: GameInfo[]; name: string }): React
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = validName(name);
-    if (problem) return setError(problem);
+    setError(null);
+    if (!checkName()) return;
     setBusy(true);
     setError(null);
     saveName(name);
@@ -78,15 +89,18 @@ function CreateRoom({ games, name }: { games: GameInfo[]; name: string }): React
   );
 }
 
-function JoinByCode({ name }: { name: string }): ReactElement {
+function JoinByCode({ name, checkName, clearName }: { name: string; checkName: NameCheck; clearName: () => void }): ReactElement {
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const clean = code.trim().toUpperCase();
-    if (!CODE_PATTERN.test(clean)) return setError("A room code has 6 letters and digits, like K7MPQ2.");
-    const problem = validName(name);
-    if (problem) return setError(problem);
+    setError(null);
+    if (!CODE_PATTERN.test(clean)) {
+      clearName(); // the name's problem was Create's: this is the other form
+      return setError("A room code has 6 letters and digits, like K7MPQ2.");
+    }
+    if (!checkName()) return;
     saveName(name);
     navigate(`/r/${clean}`);
   };
@@ -195,6 +209,18 @@ function PublicRoomsPanel({ titles }: { titles: Record<string, string> }): React
 export function Home(): ReactElement {
   const { data, error } = useGames();
   const [name, setName] = useState(getName);
+  const [nameProblem, setNameProblem] = useState<string | null>(null);
+  const nameField = useRef<HTMLInputElement>(null);
+  const checkName = () => {
+    const problem = validName(name);
+    setNameProblem(problem);
+    if (problem) nameField.current?.focus();
+    return problem === null;
+  };
+  const typeName = (typed: string) => {
+    setName(typed);
+    setNameProblem(null);
+  };
   useTitle("");
   const titles = Object.fromEntries((data?.games ?? []).map((g) => [g.slug, g.title]));
   return (
@@ -214,12 +240,14 @@ export function Home(): ReactElement {
       </section>
       <div className="home-grid">
         <div className="stack">
-          <div className="panel"><NameField name={name} setName={setName} /></div>
+          <div className="panel">
+            <NameField name={name} setName={typeName} problem={nameProblem} field={nameField} />
+          </div>
           {error && <p className="error-msg" role="alert">Cannot load the games: {error}</p>}
-          {data && <CreateRoom games={data.games} name={name} />}
+          {data && <CreateRoom games={data.games} name={name} checkName={checkName} />}
         </div>
         <div className="stack">
-          <JoinByCode name={name} />
+          <JoinByCode name={name} checkName={checkName} clearName={() => setNameProblem(null)} />
           <PublicRoomsPanel titles={titles} />
         </div>
       </div>

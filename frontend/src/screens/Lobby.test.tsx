@@ -1,7 +1,7 @@
-import { render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "../lib/fixtures";
-import type { GamesResponse } from "../lib/types";
+import type { Ack, GamesResponse } from "../lib/types";
 import { Lobby } from "./Lobby";
 
 const games = vi.hoisted(() => ({
@@ -34,6 +34,12 @@ describe("Lobby", () => {
     expect(card.textContent?.match(/easy/g)).toHaveLength(1);
   });
 
+  it("counts the open seats in one line too, for a phone", () => {
+    lobby("u0", false);
+    expect(screen.getByTestId("open-seats")).toHaveTextContent(/^2 open seats$/);
+    expect(screen.getByTestId("invite-link")).toHaveValue(`${window.location.origin}/r/${room().code}`);
+  });
+
   it("offers the host's controls while connected", () => {
     lobby("u0", false);
     for (const control of hostControls()) expect(control).toBeEnabled();
@@ -49,6 +55,47 @@ describe("Lobby", () => {
     lobby("u1", true);
     expect(screen.getByRole("button", { name: "I’m ready" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Leave" })).toBeEnabled();
+  });
+
+  it("sends the ready the player asked for, once for a double click, and shows it at once", async () => {
+    let answer: (ack: Ack) => void = () => undefined;
+    const send = vi.fn(() => new Promise<Ack>((resolve) => {
+      answer = resolve;
+    }));
+    const seats = (ready: boolean) => [seat(0, "Ada"), seat(1, "Grace", { ready })];
+    const { rerender } = render(<Lobby room={room({ seats: seats(false) })} userId="u1" mySeats={[1]} spectator={false}
+      send={send} onLeave={vi.fn()} />);
+    const button = screen.getByRole("button", { name: "I’m ready" });
+    fireEvent.click(button);
+    fireEvent.click(button);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenCalledWith("ready", { ready: true });
+    expect(button).toHaveTextContent("I’m not ready");
+    expect(button).toHaveAttribute("aria-pressed", "true");
+    expect(button).toBeDisabled();
+    // The room's update may come before the acknowledgement, or after: either way Grace is ready.
+    rerender(<Lobby room={room({ seats: seats(true) })} userId="u1" mySeats={[1]} spectator={false}
+      send={send} onLeave={vi.fn()} />);
+    await act(async () => answer({ ok: true }));
+    expect(button).toBeEnabled();
+    expect(button).toHaveTextContent("I’m not ready");
+    fireEvent.click(button);
+    expect(send).toHaveBeenLastCalledWith("ready", { ready: false });
+    // A refusal shows what the room says again.
+    await act(async () => answer({ ok: false, error: { code: "bad_state", message: "The game has started" } }));
+    expect(button).toHaveTextContent("I’m not ready");
+    expect(screen.getByRole("alert")).toHaveTextContent("The game has started");
+  });
+
+  it("starts the game once for a double click on Start", () => {
+    const send = vi.fn(() => new Promise<Ack>(() => undefined));
+    render(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace")] })} userId="u0" mySeats={[0]}
+      spectator={false} send={send} onLeave={vi.fn()} />);
+    const start = screen.getByRole("button", { name: "Start game" });
+    fireEvent.click(start);
+    fireEvent.click(start);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(start).toBeDisabled();
   });
 
   describe("before the server's list of games has come", () => {

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactElement } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { getName } from "../lib/identity";
@@ -23,6 +23,17 @@ export interface LobbyProps {
 function InviteBox({ code }: { code: string }): ReactElement {
   const link = `${window.location.origin}/r/${code}`;
   const [copied, setCopied] = useState<string | null>(null);
+  // A narrow field shows the link's end, the room's code, rather than its start (the origin).
+  const field = useRef<HTMLInputElement>(null);
+  const showEnd = () => {
+    const input = field.current;
+    if (input && document.activeElement !== input) input.scrollLeft = input.scrollWidth;
+  };
+  useEffect(() => {
+    showEnd();
+    window.addEventListener("resize", showEnd);
+    return () => window.removeEventListener("resize", showEnd);
+  }, [link]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(link);
@@ -42,7 +53,8 @@ function InviteBox({ code }: { code: string }): ReactElement {
       </div>
       <div className="invite">
         <label className="visually-hidden" htmlFor="invite-link">Invite link</label>
-        <input id="invite-link" type="text" readOnly value={link} onFocus={(e) => e.target.select()} />
+        <input id="invite-link" type="text" readOnly value={link} ref={field} onFocus={(e) => e.target.select()}
+          onBlur={() => window.requestAnimationFrame(showEnd)} data-testid="invite-link" />
         <button type="button" className="btn btn-small" onClick={copy}>Copy link</button>
         <span role="status" aria-live="polite" className="muted">{copied}</span>
       </div>
@@ -155,6 +167,12 @@ function SeatList({ room, mySeats, isHost, offline, onRemove }: {
       {Array.from({ length: empty }, (_, i) => (
         <li key={`empty${i}`} className="seat seat-empty">Open seat</li>
       ))}
+      {/* A phone shows the open seats as one line: a box each would push Start far down. */}
+      {empty > 0 && (
+        <li className="seat seat-empty seats-open" data-testid="open-seats">
+          {empty === 1 ? "1 open seat" : `${empty} open seats`}
+        </li>
+      )}
     </ul>
   );
 }
@@ -188,11 +206,38 @@ function waitingFor(room: Room): string | null {
   return unready.length > 0 ? `Waiting for ${unready.join(", ")} to be ready.` : null;
 }
 
+/** The player's "I’m ready" toggle. A press asks for the value the button shows the other of, and
+ * shows it at once (the room's next update confirms it); presses while one is on its way are
+ * ignored: a double click is one press, not ready and then not ready again. */
+function useReadyToggle(ready: boolean, run: Sender["run"]): { shown: boolean; toggle: () => void } {
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const sending = useRef(false);
+  const [roomSaid, setRoomSaid] = useState(ready);
+  // The room has spoken since the press (or the press was refused): it says again what is so.
+  if (roomSaid !== ready) {
+    setRoomSaid(ready);
+    setAsked(null);
+  }
+  const shown = asked ?? ready;
+  const toggle = () => {
+    if (sending.current) return;
+    sending.current = true;
+    const want = !shown;
+    setAsked(want);
+    void run("ready", { ready: want }).then((accepted) => {
+      sending.current = false;
+      if (!accepted) setAsked(null);
+    });
+  };
+  return { shown, toggle };
+}
+
 /** The room before the game: seats, invite, host controls, ready and leave. */
 export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
-  const { run, error, setError } = useSend(send);
+  const { run, runAlone, error, setError, busy } = useSend(send);
   const isHost = room.host === userId;
   const mine = room.seats.find((s) => mySeats.includes(s.seat) && s.kind === "human");
+  const ready = useReadyToggle(mine?.ready ?? false, run);
   const removed = room.removed ?? [];
   const waiting = isHost ? waitingFor(room) : null;
 
@@ -207,26 +252,26 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
       <InviteBox code={room.code} />
       {spectator && (
         <WatcherNote removed={removed.some((player) => player.user_id === userId)} canSit={seatFree(room)}
-          offline={offline} onSit={() => void run("join", { room: room.code, name: getName() || undefined })} />
+          offline={offline || busy} onSit={() => void runAlone("join", { room: room.code, name: getName() || undefined })} />
       )}
       <h2>Seats</h2>
       <SeatList room={room} mySeats={mySeats} isHost={isHost} offline={offline}
-        onRemove={(seat) => void run("remove_seat", { seat })} />
+        onRemove={(seat) => void runAlone("remove_seat", { seat })} />
       {isHost && removed.length > 0 && (
-        <RemovedPlayers removed={removed} offline={offline} onAllow={(id) => void run("allow", { user_id: id })} />
+        <RemovedPlayers removed={removed} offline={offline} onAllow={(id) => void runAlone("allow", { user_id: id })} />
       )}
       {isHost && <HostTools room={room} run={run} setError={setError} offline={offline} />}
       <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} disabled={offline} />
       {error && <p className="error-msg" role="alert">{error}</p>}
       <div className="btn-row">
         {isHost && (
-          <button type="button" className="btn btn-primary" disabled={offline}
-            onClick={() => void run("start")}>Start game</button>
+          <button type="button" className="btn btn-primary" disabled={offline || busy}
+            onClick={() => void runAlone("start")}>Start game</button>
         )}
         {!isHost && mine && (
-          <button type="button" className={`btn ${mine.ready ? "" : "btn-accent"}`} disabled={offline}
-            onClick={() => void run("ready", { ready: !mine.ready })} aria-pressed={mine.ready}>
-            {mine.ready ? "I’m not ready" : "I’m ready"}
+          <button type="button" className={`btn ${ready.shown ? "" : "btn-accent"}`} disabled={offline || busy}
+            onClick={ready.toggle} aria-pressed={ready.shown}>
+            {ready.shown ? "I’m not ready" : "I’m ready"}
           </button>
         )}
         <button type="button" className="btn btn-danger" onClick={onLeave}>

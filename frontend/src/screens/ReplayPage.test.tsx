@@ -45,6 +45,25 @@ describe("the replay page", () => {
     expect(screen.getByText("Step 0 of 2")).toBeInTheDocument();
   });
 
+  it("steps with the arrow keys wherever focus is on the page, but in the slider and fields", () => {
+    render(<><input type="text" aria-label="Somewhere to type" /><ReplayView replay={replay} /></>);
+    fireEvent.keyDown(document.body, { key: "ArrowRight" });
+    expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();
+    const play = screen.getByRole("button", { name: "Play" });
+    play.focus();
+    fireEvent.keyDown(play, { key: "ArrowRight" });
+    expect(screen.getByText("Step 2 of 2")).toBeInTheDocument();
+    fireEvent.keyDown(document.body, { key: "ArrowLeft" });
+    expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();
+    // The slider steps by itself (a second step here would skip one); a field keeps its caret.
+    expect(fireEvent.keyDown(screen.getByRole("slider"), { key: "ArrowLeft" })).toBe(true);
+    expect(fireEvent.keyDown(screen.getByRole("textbox"), { key: "ArrowLeft" })).toBe(true);
+    expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();
+    // Alt with an arrow is the browser's back and forward.
+    fireEvent.keyDown(document.body, { key: "ArrowLeft", altKey: true });
+    expect(screen.getByText("Step 1 of 2")).toBeInTheDocument();
+  });
+
   it("plays the game step by step, and from the start again once it is over", () => {
     vi.useFakeTimers();
     try {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type KeyboardEvent, type ReactElement } from "react";
+import { useEffect, useRef, useState, type ReactElement } from "react";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { boardFor } from "../games/index";
 import { fetchReplay, fetchRoomMatches, resultText, seatsOf, type MatchSummary, type Replay } from "../lib/history";
@@ -6,6 +6,27 @@ import { Link } from "../lib/router";
 import { useGames } from "../lib/useGames";
 import { useLoad } from "../lib/useLoad";
 const PLAY_EVERY_MS = 900;
+
+/** Where the arrow keys keep their own job: typing, choosing, the slider (which steps by itself). */
+const KEEPS_ARROWS = "input, textarea, select, [contenteditable]:not([contenteditable='false']), [role='slider']";
+
+/** The arrow keys step through the replay wherever focus is on the page, but in a field. */
+function useArrowSteps(step: (by: -1 | 1) => void): void {
+  const latest = useRef(step);
+  latest.current = step;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      if (event.target instanceof Element && event.target.closest(KEEPS_ARROWS)) return;
+      if (event.key === "ArrowRight") latest.current(1);
+      else if (event.key === "ArrowLeft") latest.current(-1);
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+}
 
 function NoReplay({ text }: { text: string }): ReactElement {
   return (
@@ -54,14 +75,10 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
   const lines = step.log ?? [];
   const Board = boardFor(replay.game);
   const game = useGames().data?.games.find((g) => g.slug === replay.game);
-  const onKey = (event: KeyboardEvent) => {
-    if (event.key === "ArrowRight") go(index + 1);
-    else if (event.key === "ArrowLeft") go(index - 1);
-    else return;
-    event.preventDefault();
-  };
+  useArrowSteps((by) => go(index + by));
   return (
-    <section className="panel replay" aria-label={`Replay of ${replay.title}`} onKeyDown={onKey}>
+    <section className="panel replay" aria-label={`Replay of ${replay.title}`}
+      aria-keyshortcuts="ArrowLeft ArrowRight">
       <h1>{replay.title}: {resultText(replay.result, replay.players)}</h1>
       <p className="muted">{replay.players.map((p) => p.name).join(" · ")}</p>
       <div className="btn-row" role="group" aria-label="Steps">

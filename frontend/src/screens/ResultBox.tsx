@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactElement } from "react";
+import { useEffect, useRef, useState, type ReactElement } from "react";
 import { TrophyIcon } from "../components/Icons";
 import { reveal } from "../lib/reveal";
 import { seatName } from "../lib/seats";
@@ -15,12 +15,23 @@ function resultTitle(result: NonNullable<Result>, room: Room, mySeats: number[])
 
 /** The end of a game over the table: who won, a rematch (the host's), leaving, the replay. */
 export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, offline }: {
-  result: NonNullable<Result>; room: Room; mySeats: number[]; isHost: boolean; onRematch: () => void;
+  result: NonNullable<Result>; room: Room; mySeats: number[]; isHost: boolean;
+  /** Asks for the rematch; resolves true when the server accepted it. */
+  onRematch: () => Promise<boolean>;
   onLeave: () => void; offline: boolean;
 }): ReactElement {
   const box = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const rematch = useRef<HTMLButtonElement>(null);
+  // Asked for: the button waits for the next game, which takes this box away (or for a refusal).
+  const [asked, setAsked] = useState(false);
+  const askRematch = () => {
+    if (asked) return;
+    setAsked(true);
+    void onRematch().then((accepted) => {
+      if (!accepted) setAsked(false);
+    });
+  };
   // Whoever had scrolled down sees the result come into view. The host lands on Rematch, everyone
   // else on the result itself: without the focus's own jump, which would cut the smooth scroll.
   useEffect(() => {
@@ -31,14 +42,17 @@ export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, o
     <div className="result-overlay" role="alertdialog" aria-labelledby="result-title" data-testid="result" ref={box}>
       <TrophyIcon size={40} />
       <h2 id="result-title" ref={heading} tabIndex={-1}>{resultTitle(result, room, mySeats)}</h2>
-      <div className="btn-row" style={{ justifyContent: "center" }}>
-        {isHost ? (
-          <button type="button" className="btn btn-primary" onClick={onRematch} disabled={offline} ref={rematch}>
-            Rematch
-          </button>
-        ) : (
-          <span className="muted">Waiting for the host to start a rematch…</span>
-        )}
+      {/* The next game first, on a line of its own; then the two ways to look back or leave, side by
+          side on any screen (one of three on a line would wrap alone under the others). */}
+      {isHost ? (
+        <button type="button" className="btn btn-primary result-main" onClick={askRematch} disabled={offline || asked}
+          ref={rematch} aria-busy={asked}>
+          Rematch
+        </button>
+      ) : (
+        <span className="muted">Waiting for the host to start a rematch…</span>
+      )}
+      <div className="result-more">
         <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
         <a className="btn" href={`/replays/${room.id}?since=${room.created}`} target="_blank" rel="noopener">Watch again</a>
       </div>
