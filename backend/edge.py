@@ -40,12 +40,20 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
 )
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
-#: The longest address (path and query) answered. The web server lets longer request lines
-#: through (``READ_URL_BYTES``) so that this answer is a JSON error, not its own empty 414.
-MAX_URL_BYTES = 8192
+#: The longest address (path and query, as sent: percent-escapes count as written) answered.
+#: eventlet's server lets longer request lines through (``READ_URL_BYTES``) so that this answer
+#: is a JSON error, not its own empty 414.
+MAX_URL_LENGTH = 8192
 READ_URL_BYTES = 65536
 TOO_LONG = json.dumps(error_body(
-    "bad_request", f"That address is too long: at most {MAX_URL_BYTES:,} characters")).encode()
+    "bad_request", f"That address is too long: at most {MAX_URL_LENGTH:,} characters")).encode()
+
+
+def too_long(environ: dict, start_response: Callable) -> list[bytes]:
+    """The answer to an address longer than :data:`MAX_URL_LENGTH`."""
+    start_response("414 URI Too Long", [("Content-Type", "application/json"),
+                                        ("Content-Length", str(len(TOO_LONG)))])
+    return [TOO_LONG]
 
 access_log = logging.getLogger("lounge.access")
 
@@ -69,6 +77,7 @@ class Edge:
         # One hop: the platform's router (Heroku's appends the peer it saw to X-Forwarded-For,
         # so the last entry is the client's address whatever the client sent).
         self.proxied = ProxyFix(app, x_for=1, x_proto=1, x_host=1, x_port=1)
+        self.proxied_too_long = ProxyFix(too_long, x_for=1, x_proto=1, x_host=1, x_port=1)
         self.trust_any = "*" in trusted
         self.networks = _networks(trusted)
         self.log = log
@@ -89,11 +98,13 @@ class Edge:
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         started = time.monotonic()
-        if _url_bytes(environ) > MAX_URL_BYTES:
-            return self._too_long(environ, start_response, started)
         if not self.compression:  # a WebSocket offered no extension is not compressed
             environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
-        inner = self.proxied if self.trusts(environ.get("REMOTE_ADDR", "")) else self.app
+        trusted = self.trusts(environ.get("REMOTE_ADDR", ""))
+        if _url_length(environ) > MAX_URL_LENGTH:
+            inner = self.proxied_too_long if trusted else too_long
+        else:
+            inner = self.proxied if trusted else self.app
         answered: list[str] = []
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -109,14 +120,6 @@ class Edge:
             self._line(environ, "101", started)
         return result
 
-    def _too_long(self, environ: dict, start_response: Callable, started: float) -> list[bytes]:
-        if self.log:
-            self._line(environ, "414", started)
-        start_response("414 URI Too Long", [
-            ("Content-Type", "application/json"), ("Content-Length", str(len(TOO_LONG))),
-            *SECURITY_HEADERS])
-        return [TOO_LONG]
-
     @staticmethod
     def _line(environ: dict, status: str, started: float) -> None:
         # ProxyFix changed REMOTE_ADDR in this same environ: this is the client's address.
@@ -125,8 +128,9 @@ class Edge:
                         status, (time.monotonic() - started) * 1000)
 
 
-def _url_bytes(environ: dict) -> int:
-    return len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
+def _url_length(environ: dict) -> int:
+    path = environ.get("RAW_PATH_INFO", environ.get("PATH_INFO", ""))  # eventlet's, undecoded
+    return len(path) + len(environ.get("QUERY_STRING", ""))
 
 
 def _log_to_stdout() -> None:

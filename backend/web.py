@@ -41,7 +41,7 @@ def spa(path: str = "") -> ResponseReturnValue:
     dist = dist_folder()
     if not (dist / "index.html").is_file():
         return NOT_BUILT, 200, {"Content-Type": "text/html; charset=utf-8"}
-    if path and (dist / path).is_file():
+    if path and _is_file(dist / path):
         kept = path.startswith(ASSETS)
         # send_from_directory refuses paths that escape the folder
         response = send_from_directory(dist, path, max_age=YEAR if kept else None)
@@ -53,3 +53,12 @@ def spa(path: str = "") -> ResponseReturnValue:
     response = send_from_directory(dist, "index.html")
     response.cache_control.no_cache = True
     return response
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False for a name the file system refuses (a part longer
+    than 255 bytes), which ``Path.is_file`` raises for."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False

@@ -23,13 +23,12 @@ BEGINS = "The game begins"
 UNEXPECTED_SHAPE = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
-def card_name(code: Any, capital: bool = False) -> str:
+def card_name(code: Any) -> str:
     """A card as the log says it, with its article: "the 9 of hearts" for "9H", "the queen of
-    clubs" for "QC" ("The queen of clubs" to start a sentence: ``capital``); anything else as
-    it is."""
+    clubs" for "QC"; anything else as it is."""
     if not isinstance(code, str) or code not in CARD_SET:
         return str(code)
-    return f"{'The' if capital else 'the'} {cards.card_name(code)}"
+    return f"the {cards.card_name(code)}"
 
 
 def who(names: Names, seat: Any) -> str:

@@ -91,7 +91,11 @@ class _MatchIds:
     keys: a batch of saves then writes a few database pages, not one for each game
     (docs/performance.md, change 11). Counted, not drawn afresh: 32 random bits drawn for each
     id collide about once in a hundred runs of 10,000 ids in one step; counted, one process
-    never repeats an id, and two processes collide only if their runs in one step overlap."""
+    never repeats an id, and two processes collide only if their runs in one step overlap.
+    The start is below 2**31, so a step's ids rise without wrapping; a clock set back keeps
+    counting in the latest step rather than draw again in a step already used."""
+
+    BACK_STEPS = 1 << 20  # a clock set back by less than this (19 hours) is a clock set back
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -101,11 +105,13 @@ class _MatchIds:
     def __call__(self) -> str:
         step = (time.time_ns() >> 26) & 0xFFFFFFFF
         with self._lock:
+            if self._step >= 0 and 0 < (self._step - step) & 0xFFFFFFFF < self.BACK_STEPS:
+                step = self._step
             if step != self._step:
-                self._step, self._number = step, secrets.randbits(32)
+                self._step, self._number = step, secrets.randbits(31)
             else:
-                self._number = (self._number + 1) & 0xFFFFFFFF
-            return f"{step:08x}{self._number:08x}"
+                self._number += 1
+            return f"{step:08x}{self._number & 0xFFFFFFFF:08x}"
 
 
 new_match_id = _MatchIds()

@@ -304,6 +304,20 @@ def test_match_ids_are_16_hex_digits_in_the_order_they_were_made():
     assert all(later > match_id for match_id in made)
 
 
+def test_match_ids_rise_when_the_clock_is_set_back_or_the_start_is_high(monkeypatch):
+    ids = type(new_match_id)()  # a maker of its own, so the patched clock stays in this test
+    now = [time.time_ns()]
+    monkeypatch.setattr(time, "time_ns", lambda: now[0])
+    monkeypatch.setattr(secrets, "randbits", lambda bits: (1 << bits) - 1)  # the highest start
+    made = [ids() for _ in range(1_000)]
+    now[0] -= 10 * 10**9  # the clock is set back 10 s: the ids go on rising, none repeats
+    made += [ids() for _ in range(1_000)]
+    now[0] += 3_600 * 10**9  # an hour on: a new step
+    made += [ids() for _ in range(1_000)]
+    assert made == sorted(made) and len(set(made)) == len(made)
+    assert all(MATCH_ID.fullmatch(match_id) for match_id in made)
+
+
 def test_a_batch_of_moves_of_many_games_writes_a_few_pages_not_one_a_game(sqlite_url):
     """The games being played have ids made close together in time, so their rows sit
     together in the moves' table, after those of older games (random ids here, as the lounge

@@ -94,10 +94,12 @@ def test_absurd_numbers_in_query_strings_are_bad_requests(server):
 
 def test_an_address_too_long_is_a_json_error_and_a_long_one_is_served(server):
     """Past 8,192 characters an address is answered 414 with a JSON error (eventlet's own answer
-    had an empty body), whichever route it names; one just under the bound is served."""
+    had an empty body), whichever route it names, and counted as sent (a percent-escape is three
+    characters, though the path decodes to one); one just under the bound is served, and a path
+    with a part too long for a file name is a page or a 404 (it was a 500 with a traceback)."""
     pad = "x" * 9_000
     for path in (f"/api/matches?room={pad}", f"/{pad}", f"/api/games?{pad}",
-                 f"/socket.io/?EIO=4&transport=polling&t={pad}"):
+                 f"/socket.io/?EIO=4&transport=polling&t={pad}", "/" + "%20" * 3_000):
         answer = requests.get(f"{server.url}{path}", timeout=10)
         assert answer.status_code == 414, (path[:40], answer.status_code)
         assert answer.json() == {"error": {"code": "bad_request", "message":
@@ -105,6 +107,9 @@ def test_an_address_too_long_is_a_json_error_and_a_long_one_is_served(server):
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
     answer = requests.get(f"{server.url}/api/games?{'x' * 8_000}", timeout=10)
     assert answer.status_code == 200 and answer.json()["games"]
+    for path in ("/" + "A" * 3_000, "/r/" + "B" * 300 + "/x", "/assets/" + "c" * 300 + ".js"):
+        answer = requests.get(f"{server.url}{path}", timeout=10)  # a name too long for a file
+        assert answer.status_code in (200, 404), (path[:40], answer.status_code)
 
 
 ACK = re.compile(r"^43(\d+)(\[.*\])$", re.S)
