@@ -1,6 +1,6 @@
 import type { CSSProperties, ReactElement } from "react";
 import { Card, suitInk } from "../components/Card";
-import { cardCount, cardName, suitOf } from "../lib/cards";
+import { capitalised, cardCount, cardName, suitOf } from "../lib/cards";
 import { movesNamed } from "../lib/moves";
 import { seatName } from "../lib/seats";
 import type { LegalMove } from "../lib/types";
@@ -9,10 +9,7 @@ import { FaceDownHand, Opponents } from "./PlayerBox";
 import { fromOffset, playsNow, type BoardProps } from "./types";
 
 /** A card named inside a sentence: "the jack of hearts", "the 8 of clubs". */
-const theCard = (code: unknown): string => `the ${cardName(code).replace(/^[A-Z]/, (c) => c.toLowerCase())}`;
-
-/** "Hearts" for "hearts". */
-const capital = (word: string): string => word[0].toUpperCase() + word.slice(1);
+const theCard = (code: unknown): string => `the ${cardName(code)}`;
 
 /** A suit an 8 may name, on its button: the suit's symbol in its ink, and its name. */
 function suitChoice(move: LegalMove): { text: ReactElement; name: string } {
@@ -25,7 +22,7 @@ function suitChoice(move: LegalMove): { text: ReactElement; name: string } {
         <span aria-hidden="true" style={{ color: suitInk(letter), fontSize: "1.3rem", lineHeight: 1 }}>
           {suit?.symbol}
         </span>{" "}
-        {suit ? capital(suit.name) : letter}
+        {suit ? capitalised(suit.name) : letter}
       </>
     ),
   };
@@ -83,7 +80,7 @@ function DiscardPile({ view, offset }: { view: BoardProps["view"]; offset: CSSPr
       </div>
       {follow && (
         <span className="pill" style={{ fontSize: "0.72rem", marginTop: 10, ...(eightOnTop ? { background: "#4fc3f7", color: "#08283a" } : {}) }}>
-          {eightOnTop ? `8 named ${follow.name}` : `${capital(follow.name)} to follow`}
+          {eightOnTop ? `8 named ${follow.name}` : `${capitalised(follow.name)} to follow`}
         </span>
       )}
     </div>

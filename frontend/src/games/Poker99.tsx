@@ -27,7 +27,7 @@ function choiceLabel(choice: string | number | undefined, card: string, words: C
 }
 
 /** The chooser's question, worded by what the server offers: a choice between signs or seats, or
- * the one way the card can go now ("The Queen of hearts: subtract 20?"), which still asks before
+ * the one way the card can go now ("The queen of hearts: subtract 20?"), which still asks before
  * the card is spent, as a press on a 10, Q or 5 always does. */
 function choiceQuestion(card: string, moves: LegalMove[], words: ChoiceWords): string {
   const name = cardName(card);

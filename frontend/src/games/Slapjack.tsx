@@ -82,18 +82,12 @@ export function Slapjack(props: BoardProps): ReactElement {
   // click, a key pressed again) until its view has another version. The second would reach the
   // server after the first had taken the pile, and be judged late: three cards lost. The ref stops
   // presses that come before the board is drawn again, the state keeps the button pressed meanwhile.
+  // A refused slap (too many, not connected, no answer) took nothing: its seat may slap again. Each
+  // game has a board of its own (the table draws it anew for each round), so a new game, which
+  // starts again at version 0, remembers no slap of the last one.
   const sent = useRef<Record<number, number>>({});
   const [sentFor, setSentFor] = useState<Record<number, number>>({});
   const shown = view.version;
-  const lastShown = useRef(shown);
-  useEffect(() => {
-    // A rematch starts again at version 0: the last game's slaps name nothing of the new one.
-    if (shown < lastShown.current) {
-      sent.current = {};
-      setSentFor({});
-    }
-    lastShown.current = shown;
-  }, [shown]);
   const waiting = (slapper: number, move: LegalMove | undefined) =>
     move !== undefined && sentFor[slapper] === slapVersion(move, shown);
 
@@ -105,7 +99,14 @@ export function Slapjack(props: BoardProps): ReactElement {
     setPressed(slapper);
     window.clearTimeout(release.current);
     release.current = window.setTimeout(() => setPressed(null), 120);
-    play("slap", move.args, slapper);
+    void play("slap", move.args, slapper).then((accepted) => {
+      // Only while the seat still remembers this slap: not one a later version's slap replaced.
+      if (accepted || sent.current[slapper] !== version) return;
+      const others = { ...sent.current };
+      delete others[slapper];
+      sent.current = others;
+      setSentFor(others);
+    });
   };
   // The button's pressed look ends with the board: no state set after it is gone.
   useEffect(() => () => window.clearTimeout(release.current), []);

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { nineLocksView, seat, view } from "../lib/fixtures";
 import { CrazyEights } from "./CrazyEights";
@@ -14,7 +14,7 @@ const seats = [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus")];
 
 function props(extra: Partial<BoardProps>): BoardProps {
   return {
-    view: view("nine-locks"), legal: [], seat: 0, seats, play: vi.fn(), busy: false, hideHand: false,
+    view: view("nine-locks"), legal: [], seat: 0, seats, play: vi.fn(async () => true), busy: false, hideHand: false,
     mover: null, owner: null, ...extra,
   };
 }
@@ -40,7 +40,7 @@ describe("Nine Locks", () => {
 
   it("keeps a hot-seat player's hidden hand face down until they show it, under their name", () => {
     const { unmount } = render(<NineLocks {...props({ view: nineLocksView(), hideHand: true })} />);
-    expect(screen.queryByRole("img", { name: "Jack of spades" })).toBeNull();
+    expect(screen.queryByRole("img", { name: "jack of spades" })).toBeNull();
     expect(screen.getByRole("img", { name: "Your hidden hand: 3 cards" })).toBeInTheDocument();
     unmount();
     render(<NineLocks {...props({ view: nineLocksView(), hideHand: true, owner: "Ada" })} />);
@@ -99,7 +99,7 @@ describe("Poker 99", () => {
     const legal = [{ move: "play", args: ["QS", "+"] }, { move: "play", args: ["QS", "-"] }];
     render(<Poker99 {...props({ view: queen, legal })} />);
     expect(screen.getByText("Choose a glowing card to play.")).toBeInTheDocument();
-    fireEvent.click(screen.getByRole("button", { name: "Queen of spades" }));
+    fireEvent.click(screen.getByRole("button", { name: "queen of spades" }));
     expect(screen.getByRole("button", { name: "Add 20" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Subtract 20" })).toBeInTheDocument();
   });
@@ -108,9 +108,9 @@ describe("Poker 99", () => {
     const queen = { ...v, hands: ["QS", "3D"], signed_amounts: { QS: 20 } };
     const play = vi.fn();
     const { unmount } = render(<Poker99 {...props({ view: queen, legal: [{ move: "play", args: ["QS", "-"] }], play })} />);
-    fireEvent.click(screen.getByRole("button", { name: "Queen of spades" }));
-    const box = screen.getByRole("group", { name: "Choices for the Queen of spades" });
-    expect(box).toHaveTextContent("The Queen of spades: subtract 20?");
+    fireEvent.click(screen.getByRole("button", { name: "queen of spades" }));
+    const box = screen.getByRole("group", { name: "Choices for the queen of spades" });
+    expect(box).toHaveTextContent("The queen of spades: subtract 20?");
     expect(box).not.toHaveTextContent(/add or subtract/);
     fireEvent.click(screen.getByRole("button", { name: "Subtract 20" }));
     expect(play).toHaveBeenCalledWith("play", ["QS", "-"]);
@@ -141,61 +141,102 @@ describe("Poker 99", () => {
 
 describe("Slapjack", () => {
   it("slaps with the space bar, sending the pile version it saw", () => {
-    const play = vi.fn();
+    const play = vi.fn(async () => true);
     const v = view("slapjack", { version: 7, pile: ["4H", "JC"], stacks_count: [20, 30], events: [], plays: 2, top: "JC" });
     const legal = [{ move: "slap", args: [] }, { move: "slap", args: [7] }];
     render(<Slapjack {...props({ view: v, legal, play })} />);
     fireEvent.keyDown(window, { key: " ", code: "Space" });
     expect(play).toHaveBeenCalledWith("slap", [7], 0);
-    expect(screen.getByRole("img", { name: "Top of the pile: Jack of clubs" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Top of the pile: jack of clubs" })).toBeInTheDocument();
   });
 
+  const space = () => fireEvent.keyDown(window, { key: " ", code: "Space" });
+
   it("slaps a pile once: no other slap until a view with another version comes", () => {
-    const play = vi.fn();
+    const play = vi.fn(async () => true);
     const v = view("slapjack", { version: 7, pile: ["4H", "JC"], stacks_count: [20, 30], events: [], plays: 2, top: "JC" });
     const legal = [{ move: "slap", args: [] }, { move: "slap", args: [7] }];
     const { rerender } = render(<Slapjack {...props({ view: v, legal, play })} />);
     const button = screen.getByRole("button", { name: /SLAP!/ });
-    // Three presses of the space bar, then a click, all before the new view: one slap.
-    fireEvent.keyDown(window, { key: " ", code: "Space" });
-    fireEvent.keyDown(window, { key: " ", code: "Space" });
-    fireEvent.keyDown(window, { key: " ", code: "Space" });
-    fireEvent.click(button);
+    // Three presses of the space bar and two clicks, all before the board is drawn again (one act:
+    // the button is still enabled for each of them, its handlers are the first render's): one slap.
+    act(() => {
+      space();
+      space();
+      space();
+      button.click();
+      button.click();
+    });
     expect(play).toHaveBeenCalledTimes(1);
     expect(play).toHaveBeenCalledWith("slap", [7], 0);
     expect(button).toBeDisabled();
     expect(button).toHaveClass("pressed");
     // The same version again (a state that changed nothing of it): still the one slap.
     rerender(<Slapjack {...props({ view: { ...v }, legal, play })} />);
-    fireEvent.click(button);
+    space();
     expect(play).toHaveBeenCalledTimes(1);
-    // The next view: the seat may slap again, on what it shows.
+    expect(button).toBeDisabled();
+    // The next view: the seat may slap again, on what it shows, once.
     const next = { ...v, version: 8, pile: ["4H", "JC", "JD"], top: "JD", plays: 3 };
     rerender(<Slapjack {...props({ view: next, legal: [{ move: "slap", args: [8] }], play })} />);
     expect(button).toBeEnabled();
-    fireEvent.keyDown(window, { key: " ", code: "Space" });
-    fireEvent.click(button);
+    act(() => {
+      space();
+      button.click();
+    });
     expect(play).toHaveBeenCalledTimes(2);
     expect(play).toHaveBeenLastCalledWith("slap", [8], 0);
   });
 
   it("keeps each hot-seat player's slap to one a pile, their own", () => {
-    const play = vi.fn();
+    const play = vi.fn(async () => true);
     const v = view("slapjack", { num_players: 3, version: 7, pile: ["JC"], stacks_count: [20, 12, 20], events: [], plays: 1, top: "JC" });
     const localSeats = [{ seat: 0, legal: [{ move: "slap", args: [7] }] }, { seat: 2, legal: [{ move: "slap", args: [7] }] }];
     render(<Slapjack {...props({ view: v, legal: localSeats[0].legal, play, localSeats, owner: "Ada" })} />);
     const linus = screen.getByRole("button", { name: /SLAP! Linus/ });
-    fireEvent.click(linus);
-    fireEvent.click(linus);
-    expect(play).toHaveBeenCalledTimes(1);
-    expect(linus).toBeDisabled();
-    fireEvent.click(screen.getByRole("button", { name: /SLAP! Ada/ }));
+    const ada = screen.getByRole("button", { name: /SLAP! Ada/ });
+    act(() => {
+      linus.click();
+      linus.click();
+      ada.click();
+    });
     expect(play).toHaveBeenCalledTimes(2);
-    expect(play).toHaveBeenLastCalledWith("slap", [7], 0);
+    expect(play).toHaveBeenNthCalledWith(1, "slap", [7], 2);
+    expect(play).toHaveBeenNthCalledWith(2, "slap", [7], 0);
+    expect(linus).toBeDisabled();
+    expect(ada).toBeDisabled();
+  });
+
+  it("lets a seat slap again when its slap was refused, but not when a later slap is on its way", async () => {
+    const answers: ((accepted: boolean) => void)[] = [];
+    const play = vi.fn(() => new Promise<boolean>((resolve) => {
+      answers.push(resolve);
+    }));
+    const v = view("slapjack", { version: 7, pile: ["4H", "JC"], stacks_count: [20, 30], events: [], plays: 2, top: "JC" });
+    const { rerender } = render(<Slapjack {...props({ view: v, legal: [{ move: "slap", args: [7] }], play })} />);
+    const button = screen.getByRole("button", { name: /SLAP!/ });
+    space();
+    expect(button).toBeDisabled();
+    // Refused (too many slaps, not connected, no answer in time): the pile is still there to slap.
+    await act(async () => answers[0](false));
+    expect(button).toBeEnabled();
+    space();
+    expect(play).toHaveBeenCalledTimes(2);
+    // A later version's slap goes out before the last one's refusal comes: that refusal frees nothing.
+    const next = { ...v, version: 8, pile: ["4H", "JC", "JD"], top: "JD", plays: 3 };
+    rerender(<Slapjack {...props({ view: next, legal: [{ move: "slap", args: [8] }], play })} />);
+    space();
+    expect(play).toHaveBeenCalledTimes(3);
+    await act(async () => answers[1](false));
+    expect(button).toBeDisabled();
+    space();
+    expect(play).toHaveBeenCalledTimes(3);
+    await act(async () => answers[2](true));
+    expect(button).toBeDisabled();
   });
 
   it("leaves the space bar to a focused button, and to everyone when no slap is possible", () => {
-    const play = vi.fn();
+    const play = vi.fn(async () => true);
     const v = view("slapjack", { version: 7, pile: ["4H"], stacks_count: [20, 30], events: [], plays: 1, top: "4H" });
     const legal = [{ move: "play", args: [] }, { move: "slap", args: [7] }];
     const { unmount } = render(<Slapjack {...props({ view: v, legal, play })} />);
@@ -216,7 +257,7 @@ describe("Slapjack", () => {
   });
 
   it("gives every hot-seat player a slap button of their own, and names them in the events", () => {
-    const play = vi.fn();
+    const play = vi.fn(async () => true);
     const events = [{ version: 6, seat: 2, kind: "good", reason: "sandwich", cards: 6, text: "Seat 2 slapped a sandwich and took 6 cards" }];
     const v = view("slapjack", { num_players: 3, version: 7, pile: ["4H"], stacks_count: [20, 12, 20], events, plays: 1, top: "4H" });
     const localSeats = [{ seat: 0, legal: [{ move: "slap", args: [7] }] }, { seat: 2, legal: [{ move: "slap", args: [7] }] }];
@@ -251,7 +292,7 @@ describe("Crazy Eights", () => {
       { move: "play", args: ["8C", "C"] }, { move: "play", args: ["7H"] }, { move: "draw", args: [] },
     ];
     render(<CrazyEights {...props({ view: v, legal, play })} />);
-    expect(screen.getByRole("button", { name: "King of spades" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "king of spades" })).toBeDisabled();
     const suit = screen.getByRole("status", { name: "Suit to follow: hearts (named with the 8)" });
     expect(suit).toHaveTextContent("Suit to follow: hearts (named with the 8)"); // read out when it changes
     expect(screen.getByText("Choose a glowing card to play, or draw.")).toBeInTheDocument();
@@ -275,7 +316,7 @@ describe("Crazy Eights", () => {
     expect(play).toHaveBeenCalledWith("pass", []);
     unmount();
     render(<CrazyEights {...props({ view: drawnView, legal: [{ move: "pass", args: [] }], hideHand: true })} />);
-    expect(screen.queryByRole("button", { name: "King of spades" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "king of spades" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Pass" })).toBeNull();
     expect(screen.getByRole("img", { name: "Your hand: 3 cards" })).toBeInTheDocument();
   });

@@ -9,8 +9,9 @@ export interface BoardProps {
   seat: number | null;
   seats: SeatInfo[];
   /** Sends one of the legal moves, for the seat shown or, on a hot seat, for another of this
-   * connection's seats. */
-  play: (move: string, args: (string | number)[], seat?: number) => void;
+   * connection's seats; resolves true when the server accepted it, false when it refused it (or it
+   * could not be sent: offline, no answer in time). */
+  play: (move: string, args: (string | number)[], seat?: number) => Promise<boolean>;
   /** Every seat this connection plays, with its legal moves (several on a hot seat), for the moves
    * any seat may make at any moment (Slapjack's slap). Absent: the seat shown alone. */
   localSeats?: LocalSeat[];

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { cardCount, cardName, isCard, nameCardsIn, parseCard, suitOf } from "./cards";
+import { capitalised, cardCount, cardName, isCard, nameCardsIn, parseCard, suitOf } from "./cards";
 
 describe("cards", () => {
   it("names cards the way people say them", () => {
     expect(cardName("9H")).toBe("9 of hearts");
     expect(cardName("10C")).toBe("10 of clubs");
-    expect(cardName("AS")).toBe("Ace of spades");
-    expect(cardName("QD")).toBe("Queen of diamonds");
-    expect(cardName("JC")).toBe("Jack of clubs");
+    expect(cardName("AS")).toBe("ace of spades");
+    expect(cardName("QD")).toBe("queen of diamonds");
+    expect(cardName("JC")).toBe("jack of clubs");
+    expect(cardName("KH")).toBe("king of hearts");
+    expect(parseCard("QS")?.name).toBe("queen of spades");
   });
 
   it("knows the colours", () => {
@@ -25,6 +27,13 @@ describe("cards", () => {
   it("names the cards inside a sentence from the server", () => {
     expect(nameCardsIn("The 9H cannot go on 10C")).toBe("The 9 of hearts cannot go on 10 of clubs");
     expect(nameCardsIn("Pile 4 is locked")).toBe("Pile 4 is locked");
+    expect(nameCardsIn("QS is not in your hand, KH is")).toBe("Queen of spades is not in your hand, king of hearts is");
+  });
+
+  it("capitalises words that start a sentence", () => {
+    expect(capitalised(cardName("QH"))).toBe("Queen of hearts");
+    expect(capitalised("hearts")).toBe("Hearts");
+    expect(capitalised("")).toBe("");
   });
 
   it("counts cards", () => {

@@ -8,6 +8,7 @@ export interface CardInfo {
   rank: Rank;
   suit: Suit;
   red: boolean;
+  /** "queen of hearts", as said inside a sentence (as the server's game log says it). */
   name: string;
 }
 
@@ -26,7 +27,7 @@ const SUITS: Record<Suit, SuitInfo> = {
   C: { name: "clubs", symbol: "♣", red: false },
 };
 
-const RANK_NAMES: Record<string, string> = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+const RANK_NAMES: Record<string, string> = { A: "ace", J: "jack", Q: "queen", K: "king" };
 
 /** Parses a card code, or returns null when it is not one. */
 export function parseCard(code: unknown): CardInfo | null {
@@ -49,9 +50,15 @@ export function suitOf(letter: unknown): SuitInfo | null {
   return typeof letter === "string" && Object.hasOwn(SUITS, letter) ? SUITS[letter as Suit] : null;
 }
 
-/** "9 of hearts" for "9H"; the code itself when it is not a card. */
+/** "9 of hearts" for "9H", "queen of spades" for "QS", as said inside a sentence (a sentence that
+ * starts with one capitalises it: `capitalised`); the code itself when it is not a card. */
 export function cardName(code: unknown): string {
   return parseCard(code)?.name ?? String(code);
+}
+
+/** The words with their first letter capitalised, to start a sentence: "Queen of spades", "Hearts". */
+export function capitalised(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** "1 card", "3 cards". */
@@ -64,7 +71,9 @@ export function isCard(value: unknown): value is string {
   return parseCard(value) !== null;
 }
 
-/** Replaces card codes inside a sentence with their spoken names ("play 9H" -> "play 9 of hearts"). */
+/** Replaces card codes inside a sentence with their spoken names ("play 9H" -> "play 9 of hearts";
+ * "QS is not yours" -> "Queen of spades is not yours"). */
 export function nameCardsIn(text: string): string {
-  return text.replace(/\b(A|[2-9]|10|J|Q|K)([SHDC])\b/g, (code) => cardName(code));
+  return text.replace(/\b(A|[2-9]|10|J|Q|K)([SHDC])\b/g, (code, _rank, _suit, at: number) =>
+    (at === 0 ? capitalised(cardName(code)) : cardName(code)));
 }

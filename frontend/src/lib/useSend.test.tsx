@@ -47,14 +47,18 @@ describe("sending an event from a control", () => {
       answer = resolve;
     }));
     const { result } = renderHook(() => useSend(send));
-    let first: Promise<boolean> = Promise.resolve(false);
-    let second: Promise<boolean> = Promise.resolve(true);
+    let first: Promise<boolean | null> = Promise.resolve(null);
+    let second: Promise<boolean | null> = Promise.resolve(true);
+    const sentFirst = vi.fn();
+    const sentSecond = vi.fn();
     act(() => {
-      first = result.current.runAlone("ready", { ready: true });
-      second = result.current.runAlone("ready", { ready: true });
+      first = result.current.runAlone("ready", { ready: true }, sentFirst);
+      second = result.current.runAlone("ready", { ready: true }, sentSecond);
     });
     expect(send).toHaveBeenCalledTimes(1);
-    expect(await second).toBe(false);
+    expect(sentFirst).toHaveBeenCalledTimes(1); // at once, before the answer
+    expect(sentSecond).not.toHaveBeenCalled();
+    expect(await second).toBeNull(); // not sent, which is not a refusal
     await act(async () => {
       answer({ ok: true });
       expect(await first).toBe(true);

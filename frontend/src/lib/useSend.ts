@@ -9,8 +9,10 @@ export interface Sender {
   /** Sends the event; true when the server accepted it. */
   run: (event: string, payload?: object) => Promise<boolean>;
   /** Sends the event unless one is still on its way (a second click of a double click, a toggle
-   * pressed again before its first press was answered): then sends nothing and resolves false. */
-  runAlone: (event: string, payload?: object) => Promise<boolean>;
+   * pressed again before its first press was answered): then sends nothing and resolves null.
+   * Otherwise resolves true when the server accepted it, false when it refused it; `onSent` is
+   * called at once when it goes out (before the answer), to show meanwhile what was asked. */
+  runAlone: (event: string, payload?: object, onSent?: () => void) => Promise<boolean | null>;
   /** The last refusal's message, until the next event is accepted (or `setError` changes it). */
   error: string | null;
   setError: (error: string | null) => void;
@@ -37,9 +39,12 @@ export function useSend(send: Send): Sender {
     setError(ack.ok ? null : ack.error.message);
     return ack.ok;
   }, [send]);
-  const runAlone = useCallback(async (event: string, payload: object = {}) => {
-    if (pending.current > 0) return false;
-    return run(event, payload);
+  const runAlone = useCallback(async (event: string, payload: object = {}, onSent?: () => void):
+    Promise<boolean | null> => {
+    if (pending.current > 0) return null;
+    const answer = run(event, payload);
+    onSent?.();
+    return answer;
   }, [run]);
   return { run, runAlone, error, setError, busy };
 }

@@ -113,10 +113,17 @@ describe("GameView, at the table", () => {
     const over = ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 });
     const { rerender } = render(table("tic-tac-toe", over, { send }));
     const rematch = screen.getByRole("button", { name: "Rematch" });
-    fireEvent.click(rematch);
-    fireEvent.click(rematch);
+    // Both clicks before the box is drawn again (one act): the second still finds the button enabled.
+    act(() => {
+      rematch.click();
+      rematch.click();
+    });
     expect(send).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenCalledWith("rematch", {});
+    // The second press sent nothing, which is no refusal: the button still waits for the first's answer.
+    await act(async () => undefined);
     expect(rematch).toBeDisabled();
+    expect(screen.queryByRole("alert")).toBeNull();
     // Had a second ask gone out, the server would refuse it on the fresh table: not shown there.
     rerender(table("tic-tac-toe", { 0: { ...ticTacToe(0, empty)[0], round: 2 } }, { send }));
     await act(async () => answers[0]({ ok: false, error: { code: "bad_state", message: "A rematch can only start when the game is over" } }));
@@ -233,6 +240,34 @@ describe("GameView, at the table", () => {
     expect(screen.getByTestId("turn")).toHaveTextContent("Your turn");
     rerender(table("slapjack", { 0: state(v) }, { info }));
     expect(screen.getByTestId("turn")).toHaveTextContent("Slap at any time · your turn to turn up a card");
+  });
+
+  it("gives each game a fresh board: a slap remembered from the last game holds back none of the next", () => {
+    const send = vi.fn(ok);
+    const at = (round: number) => ({ 0: state(view("slapjack", { version: 4, pile: ["JC"], stacks_count: [20, 12],
+      events: [] }), { round, legal_moves: [{ move: "slap", args: [4] }] }) });
+    const { rerender } = render(table("slapjack", at(1), { send }));
+    fireEvent.click(screen.getByRole("button", { name: /SLAP!/ }));
+    expect(send).toHaveBeenCalledWith("move", { move: "slap", args: [4], seat: 0 });
+    expect(screen.getByRole("button", { name: /SLAP!/ })).toBeDisabled();
+    // The next game's view has the version the last slap named (its version 0 was never seen here).
+    rerender(table("slapjack", at(2), { send }));
+    const slap = screen.getByRole("button", { name: /SLAP!/ });
+    expect(slap).toBeEnabled();
+    fireEvent.click(slap);
+    expect(send).toHaveBeenCalledTimes(2);
+  });
+
+  it("lets a slap the server refused be sent again", async () => {
+    const send = vi.fn(async (): Promise<Ack> => ({ ok: false, error: { code: "rate_limited", message: "Slow down" } }));
+    render(table("slapjack", { 0: state(view("slapjack", { version: 4, pile: ["JC"], stacks_count: [20, 12], events: [] }),
+      { legal_moves: [{ move: "slap", args: [4] }] }) }, { send }));
+    const slap = screen.getByRole("button", { name: /SLAP!/ });
+    await act(async () => fireEvent.click(slap));
+    expect(screen.getByRole("alert")).toHaveTextContent("Slow down");
+    expect(slap).toBeEnabled();
+    fireEvent.click(slap);
+    expect(send).toHaveBeenCalledTimes(2);
   });
 
   it("sends each hot-seat player's slap for their own seat", () => {

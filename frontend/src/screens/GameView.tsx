@@ -151,8 +151,11 @@ function TableHead({ status, hideHand, clock, clockName, lineRef, onBack, offlin
 }
 
 /** What a spectator, or a player a bot stands in for, is told above the board. */
-function TableNotes({ spectator, leftGame, privateHands, away, onLeave }: {
-  spectator: boolean; leftGame: boolean; privateHands: boolean; away: boolean; onLeave: () => void;
+function TableNotes({ spectator, leftGame, handsKnownHidden, away, onLeave }: {
+  spectator: boolean; leftGame: boolean;
+  /** The game's facts are known, and say the players' hands are private. */
+  handsKnownHidden: boolean;
+  away: boolean; onLeave: () => void;
 }): ReactElement {
   return (
     <>
@@ -162,7 +165,7 @@ function TableNotes({ spectator, leftGame, privateHands, away, onLeave }: {
           <button type="button" className="btn btn-small" onClick={onLeave}>Back to the lounge</button>
         </p>
       )}
-      {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {privateHands ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
+      {spectator && !leftGame && <p className="spectator-note" role="note"><EyeIcon /> {handsKnownHidden ? "You are watching: the players’ hands stay hidden." : "You are watching this game."}</p>}
       {/* Its button is the bar's above (one "I’m back" on screen, always in view): the note says why. */}
       {away && (
         <p className="banner banner-warn away-note" role="status" data-testid="away-note">
@@ -204,8 +207,10 @@ export function GameView(props: GameViewProps): ReactElement {
   }, [state?.round]);
 
   const isHost = room.host === userId;
-  // A player's cards the person beside them must not see: until the game's facts arrive, assume some.
+  // A player's cards the person beside them must not see: until the game's facts arrive, assume some
+  // (the curtain stays). A spectator is only told the hands are hidden once the game's facts say so.
   const privateHands = game === undefined || game.private.length > 0;
+  const handsKnownHidden = game !== undefined && game.private.length > 0;
   const curtain = useCurtain(!spectator && mySeats.length > 1 && privateHands, seat, state);
   const hideHand = curtain.hidden;
   const status = state ? statusLine(state, room, seat, mySeats, game?.real_time ?? false) : { text: "", mine: false };
@@ -222,14 +227,15 @@ export function GameView(props: GameViewProps): ReactElement {
   }
 
   const play = (move: string, args: (string | number)[], as = seat) =>
-    void sender.run("move", spectator || as === null ? { move, args } : { move, args, seat: as });
+    sender.run("move", spectator || as === null ? { move, args } : { move, args, seat: as });
   const act = (event: "undo" | "back") => void sender.run(event, event === "undo" && seat !== null ? { seat } : {});
   // Once: a second press would reach the server after the first had started the next game, and be
-  // refused on the fresh table. A refusal that comes once the next game is on is no news either.
+  // refused on the fresh table. A refusal that comes once the next game is on is no news either. A
+  // press that sent nothing (null: the first is on its way) refused nothing: the error shown stays.
   const rematch = async () => {
     const asked = state.round;
     const accepted = await sender.runAlone("rematch");
-    if (!accepted && round.current !== asked) sender.setError(null);
+    if (accepted === false && round.current !== asked) sender.setError(null);
     return accepted;
   };
 
@@ -250,11 +256,12 @@ export function GameView(props: GameViewProps): ReactElement {
           <ResultBox result={state.result} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
             offline={offline} onRematch={rematch} />
         )}
-        <TableNotes spectator={spectator} leftGame={leftGame} privateHands={game !== undefined && game.private.length > 0}
+        <TableNotes spectator={spectator} leftGame={leftGame} handsKnownHidden={handsKnownHidden}
           away={awayHere} onLeave={onLeave} />
         {sender.error && <p className="error-msg" role="alert">{nameCardsIn(sender.error)}</p>}
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
-          <Board view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
+          {/* Each game gets a fresh board: nothing a board keeps (a slap sent, a card chosen) outlives its game. */}
+          <Board key={state.round} view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
             localSeats={localSeats} play={play} busy={sender.busy || offline} hideHand={hideHand} mover={mover} game={game}
             owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
         </ErrorBoundary>

@@ -66,10 +66,15 @@ describe("Lobby", () => {
     const { rerender } = render(<Lobby room={room({ seats: seats(false) })} userId="u1" mySeats={[1]} spectator={false}
       send={send} onLeave={vi.fn()} />);
     const button = screen.getByRole("button", { name: "I’m ready" });
-    fireEvent.click(button);
-    fireEvent.click(button);
+    // Both clicks before the button is drawn again (one act): the second still finds it enabled.
+    act(() => {
+      button.click();
+      button.click();
+    });
     expect(send).toHaveBeenCalledTimes(1);
     expect(send).toHaveBeenCalledWith("ready", { ready: true });
+    // The second press sent nothing: it refused nothing either, the first's "ready" stays shown.
+    await act(async () => undefined);
     expect(button).toHaveTextContent("I’m not ready");
     expect(button).toHaveAttribute("aria-pressed", "true");
     expect(button).toBeDisabled();
@@ -92,10 +97,83 @@ describe("Lobby", () => {
     render(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace")] })} userId="u0" mySeats={[0]}
       spectator={false} send={send} onLeave={vi.fn()} />);
     const start = screen.getByRole("button", { name: "Start game" });
-    fireEvent.click(start);
-    fireEvent.click(start);
+    act(() => {
+      start.click();
+      start.click();
+    });
     expect(send).toHaveBeenCalledTimes(1);
     expect(start).toBeDisabled();
+  });
+
+  describe("the host's seat controls, one event at a time", () => {
+    const host = (send: (event: string, payload?: object) => Promise<Ack>) =>
+      render(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace")], removed: [{ user_id: "u7", name: "Linus" }] })}
+        userId="u0" mySeats={[0]} spectator={false} send={send} onLeave={vi.fn()} />);
+    const seatControls = () => [
+      screen.getByRole("button", { name: "Add bot" }),
+      screen.getByRole("button", { name: "Add hot seat" }),
+      screen.getByRole("button", { name: "Remove Grace" }),
+      screen.getByRole("button", { name: "Let Linus back in" }),
+    ];
+
+    it("adds one bot for a double click, and holds the seat controls until it is answered", async () => {
+      let answer: (ack: Ack) => void = () => undefined;
+      const send = vi.fn(() => new Promise<Ack>((resolve) => {
+        answer = resolve;
+      }));
+      host(send);
+      const add = screen.getByRole("button", { name: "Add bot" });
+      act(() => {
+        add.click();
+        add.click();
+      });
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(send).toHaveBeenCalledWith("add_bot", { level: "normal" });
+      for (const control of seatControls()) expect(control).toBeDisabled();
+      await act(async () => answer({ ok: true }));
+      for (const control of seatControls()) expect(control).toBeEnabled();
+    });
+
+    it("adds one hot-seat player for a double click, and clears the name once added", async () => {
+      const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+      host(send);
+      const name = screen.getByRole("textbox", { name: /Hot-seat player/ });
+      fireEvent.change(name, { target: { value: "Linus" } });
+      const add = screen.getByRole("button", { name: "Add hot seat" });
+      await act(async () => {
+        add.click();
+        add.click();
+      });
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(send).toHaveBeenCalledWith("add_local", { name: "Linus" });
+      expect(name).toHaveValue("");
+    });
+
+    it("removes, and lets back in, once for a double click, with the buttons held meanwhile", async () => {
+      const answers: ((ack: Ack) => void)[] = [];
+      const send = vi.fn(() => new Promise<Ack>((resolve) => {
+        answers.push(resolve);
+      }));
+      host(send);
+      const remove = screen.getByRole("button", { name: "Remove Grace" });
+      act(() => {
+        remove.click();
+        remove.click();
+      });
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(send).toHaveBeenCalledWith("remove_seat", { seat: 1 });
+      for (const control of seatControls()) expect(control).toBeDisabled();
+      await act(async () => answers[0]({ ok: true }));
+      const allow = screen.getByRole("button", { name: "Let Linus back in" });
+      act(() => {
+        allow.click();
+        allow.click();
+      });
+      expect(send).toHaveBeenCalledTimes(2);
+      expect(send).toHaveBeenLastCalledWith("allow", { user_id: "u7" });
+      expect(allow).toBeDisabled();
+      expect(remove).toBeDisabled();
+    });
   });
 
   describe("before the server's list of games has come", () => {

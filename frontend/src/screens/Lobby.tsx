@@ -81,8 +81,10 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
   );
 }
 
-function HostTools({ room, run, setError, offline }: {
-  room: Room; run: Sender["run"]; setError: Sender["setError"]; offline: boolean;
+/** The host's additions to the seats: a bot, a hot-seat player. One at a time (`runAlone`): a double
+ * click adds one, not two; the buttons wait (`busy`) while an event is on its way. */
+function HostTools({ room, runAlone, setError, offline, busy }: {
+  room: Room; runAlone: Sender["runAlone"]; setError: Sender["setError"]; offline: boolean; busy: boolean;
 }): ReactElement {
   // The levels are the server's: no bot can be asked for before they are known.
   const levels = useGames().data?.bot_levels ?? [];
@@ -94,18 +96,18 @@ function HostTools({ room, run, setError, offline }: {
     e.preventDefault();
     const name = local.trim();
     if (!name) return setError("Give the hot-seat player a name.");
-    if (await run("add_local", { name })) setLocal("");
+    if (await runAlone("add_local", { name })) setLocal("");
   };
   return (
     <div className="host-tools">
-      <form onSubmit={(e) => { e.preventDefault(); void run("add_bot", { level: botLevel }); }}>
+      <form onSubmit={(e) => { e.preventDefault(); void runAlone("add_bot", { level: botLevel }); }}>
         <label className="field">
           Bot level
           <select value={botLevel ?? ""} disabled={offline || !botLevel} onChange={(e) => setLevel(e.target.value)}>
             {levels.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>
         </label>
-        <button type="submit" className="btn" disabled={full || offline || !botLevel}>Add bot</button>
+        <button type="submit" className="btn" disabled={full || offline || busy || !botLevel}>Add bot</button>
       </form>
       <form onSubmit={addLocal}>
         <label className="field">
@@ -113,7 +115,7 @@ function HostTools({ room, run, setError, offline }: {
           <input type="text" value={local} maxLength={32} placeholder="Name" disabled={offline}
             onChange={(e) => setLocal(e.target.value)} />
         </label>
-        <button type="submit" className="btn" disabled={full || offline}>Add hot seat</button>
+        <button type="submit" className="btn" disabled={full || offline || busy}>Add hot seat</button>
       </form>
     </div>
   );
@@ -143,9 +145,10 @@ function WatcherNote({ removed, canSit, offline, onSit }: {
   );
 }
 
-/** The seats, taken and open; the host may remove whoever sits in one. */
-function SeatList({ room, mySeats, isHost, offline, onRemove }: {
-  room: Room; mySeats: number[]; isHost: boolean; offline: boolean; onRemove: (seat: number) => void;
+/** The seats, taken and open; the host may remove whoever sits in one (not while an event is on its
+ * way: `busy`). */
+function SeatList({ room, mySeats, isHost, offline, busy, onRemove }: {
+  room: Room; mySeats: number[]; isHost: boolean; offline: boolean; busy: boolean; onRemove: (seat: number) => void;
 }): ReactElement {
   const empty = Math.max(0, room.max_players - room.seats.length);
   return (
@@ -160,7 +163,7 @@ function SeatList({ room, mySeats, isHost, offline, onRemove }: {
           <SeatTags seat={seat} isHost={seat.seat === 0} isMe={mySeats.includes(seat.seat)} />
           {isHost && seat.seat !== 0 && (
             <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
-              disabled={offline} onClick={() => onRemove(seat.seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
+              disabled={offline || busy} onClick={() => onRemove(seat.seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
           )}
         </li>
       ))}
@@ -177,9 +180,9 @@ function SeatList({ room, mySeats, isHost, offline, onRemove }: {
   );
 }
 
-/** The players the host removed, each with a way back in. */
-function RemovedPlayers({ removed, offline, onAllow }: {
-  removed: RemovedPlayer[]; offline: boolean; onAllow: (userId: string) => void;
+/** The players the host removed, each with a way back in (not while an event is on its way: `busy`). */
+function RemovedPlayers({ removed, offline, busy, onAllow }: {
+  removed: RemovedPlayer[]; offline: boolean; busy: boolean; onAllow: (userId: string) => void;
 }): ReactElement {
   return (
     <div className="stack" style={{ gap: "0.4rem" }}>
@@ -188,7 +191,7 @@ function RemovedPlayers({ removed, offline, onAllow }: {
         {removed.map((player) => (
           <li key={player.user_id} className="btn-row">
             <span>{player.name}</span>
-            <button type="button" className="btn btn-small" disabled={offline}
+            <button type="button" className="btn btn-small" disabled={offline || busy}
               onClick={() => onAllow(player.user_id)}>
               Let {player.name} back in
             </button>
@@ -207,11 +210,11 @@ function waitingFor(room: Room): string | null {
 }
 
 /** The player's "I’m ready" toggle. A press asks for the value the button shows the other of, and
- * shows it at once (the room's next update confirms it); presses while one is on its way are
- * ignored: a double click is one press, not ready and then not ready again. */
-function useReadyToggle(ready: boolean, run: Sender["run"]): { shown: boolean; toggle: () => void } {
+ * shows it at once (the room's next update confirms it); presses while one is on its way send
+ * nothing and change nothing (`runAlone`): a double click is one press, not ready and then not
+ * ready again. */
+function useReadyToggle(ready: boolean, runAlone: Sender["runAlone"]): { shown: boolean; toggle: () => void } {
   const [asked, setAsked] = useState<boolean | null>(null);
-  const sending = useRef(false);
   const [roomSaid, setRoomSaid] = useState(ready);
   // The room has spoken since the press (or the press was refused): it says again what is so.
   if (roomSaid !== ready) {
@@ -220,13 +223,11 @@ function useReadyToggle(ready: boolean, run: Sender["run"]): { shown: boolean; t
   }
   const shown = asked ?? ready;
   const toggle = () => {
-    if (sending.current) return;
-    sending.current = true;
     const want = !shown;
-    setAsked(want);
-    void run("ready", { ready: want }).then((accepted) => {
-      sending.current = false;
-      if (!accepted) setAsked(null);
+    // Shown once it is on its way; a refusal (false) shows the room's word again, a press that sent
+    // nothing (null) leaves the one on its way shown.
+    void runAlone("ready", { ready: want }, () => setAsked(want)).then((accepted) => {
+      if (accepted === false) setAsked(null);
     });
   };
   return { shown, toggle };
@@ -234,10 +235,10 @@ function useReadyToggle(ready: boolean, run: Sender["run"]): { shown: boolean; t
 
 /** The room before the game: seats, invite, host controls, ready and leave. */
 export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
-  const { run, runAlone, error, setError, busy } = useSend(send);
+  const { runAlone, error, setError, busy } = useSend(send);
   const isHost = room.host === userId;
   const mine = room.seats.find((s) => mySeats.includes(s.seat) && s.kind === "human");
-  const ready = useReadyToggle(mine?.ready ?? false, run);
+  const ready = useReadyToggle(mine?.ready ?? false, runAlone);
   const removed = room.removed ?? [];
   const waiting = isHost ? waitingFor(room) : null;
 
@@ -255,12 +256,12 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           offline={offline || busy} onSit={() => void runAlone("join", { room: room.code, name: getName() || undefined })} />
       )}
       <h2>Seats</h2>
-      <SeatList room={room} mySeats={mySeats} isHost={isHost} offline={offline}
+      <SeatList room={room} mySeats={mySeats} isHost={isHost} offline={offline} busy={busy}
         onRemove={(seat) => void runAlone("remove_seat", { seat })} />
       {isHost && removed.length > 0 && (
-        <RemovedPlayers removed={removed} offline={offline} onAllow={(id) => void runAlone("allow", { user_id: id })} />
+        <RemovedPlayers removed={removed} offline={offline} busy={busy} onAllow={(id) => void runAlone("allow", { user_id: id })} />
       )}
-      {isHost && <HostTools room={room} run={run} setError={setError} offline={offline} />}
+      {isHost && <HostTools room={room} runAlone={runAlone} setError={setError} offline={offline} busy={busy} />}
       <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} disabled={offline} />
       {error && <p className="error-msg" role="alert">{error}</p>}
       <div className="btn-row">

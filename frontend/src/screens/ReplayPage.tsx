@@ -100,7 +100,7 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
       </p>
       <div className="replay-board" data-testid="replay-board">
         <ErrorBoundary message="This step cannot be drawn." resetKey={index}>
-          <Board view={step.view} legal={[]} seat={null} seats={seats} play={() => undefined} busy
+          <Board view={step.view} legal={[]} seat={null} seats={seats} play={async () => false} busy
             hideHand={false} owner={null} mover={step.seat} game={game} />
         </ErrorBoundary>
       </div>

@@ -16,20 +16,22 @@ function resultTitle(result: NonNullable<Result>, room: Room, mySeats: number[])
 /** The end of a game over the table: who won, a rematch (the host's), leaving, the replay. */
 export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, offline }: {
   result: NonNullable<Result>; room: Room; mySeats: number[]; isHost: boolean;
-  /** Asks for the rematch; resolves true when the server accepted it. */
-  onRematch: () => Promise<boolean>;
+  /** Asks for the rematch; resolves true when the server accepted it, false when it refused it, null
+   * when nothing was sent (an ask is already on its way). */
+  onRematch: () => Promise<boolean | null>;
   onLeave: () => void; offline: boolean;
 }): ReactElement {
   const box = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const rematch = useRef<HTMLButtonElement>(null);
-  // Asked for: the button waits for the next game, which takes this box away (or for a refusal).
+  // Asked for: the button waits for the next game, which takes this box away (or for a refusal: a
+  // press that sent nothing is none, the ask on its way will be answered).
   const [asked, setAsked] = useState(false);
   const askRematch = () => {
     if (asked) return;
     setAsked(true);
     void onRematch().then((accepted) => {
-      if (!accepted) setAsked(false);
+      if (accepted === false) setAsked(false);
     });
   };
   // Whoever had scrolled down sees the result come into view. The host lands on Rematch, everyone
