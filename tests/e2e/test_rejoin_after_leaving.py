@@ -1,6 +1,6 @@
-"""A player who left a game and opens its link again watches it (issue 13): the server says
-which seats are theirs, so the old seat still listed with their id never makes the table wait
-for a state that cannot come ("Dealing the cards…" forever)."""
+"""A player who left a game and opens its link again (and joins again) watches it (issue 13): the
+server says which seats are theirs, so the old seat still listed with their id never makes the
+table wait for a state that cannot come ("Dealing the cards…" forever)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ def test_rejoin_after_leaving_shows_the_game_to_watch_and_a_way_back(open_tab, s
     expect(ada.get_by_test_id("player-2")).to_contain_text("Left")
 
     grace.goto(f"/r/{code}")  # the invite link again, in the same tab (same player)
+    # Left on purpose from this tab: the page asks before joining again (test_back_after_leaving).
+    expect(grace.get_by_test_id("left-room-note")).to_contain_text("You left this room.")
+    grace.get_by_role("button", name="Join again").click()
     note = grace.get_by_test_id("left-game")
     expect(note).to_contain_text("You left this game: you are watching.")
     table = grace.get_by_test_id("table")

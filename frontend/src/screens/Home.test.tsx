@@ -1,6 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
-import { room } from "../lib/fixtures";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { room, seat } from "../lib/fixtures";
+import { hasLeft, markLeft } from "../lib/leftRooms";
 import type { PublicRooms } from "../lib/api";
 import { Home, moreGamesText } from "./Home";
 
@@ -78,5 +79,25 @@ describe("Home's name check", () => {
     expect(screen.getAllByRole("alert")).toHaveLength(1);
     expect(screen.getByRole("alert")).toHaveTextContent("A room code has 6 letters");
     expect(screen.getByTestId("name-input")).not.toHaveAttribute("aria-invalid", "true");
+  });
+});
+
+describe("Home's Join, for a room this tab left", () => {
+  afterEach(() => sessionStorage.clear());
+
+  it("joins it again on purpose: the room page does not ask a second time", async () => {
+    listed.rooms = { waiting: [room({ code: "N7T8SZ", seats: [seat(0, "Ada")] })], playing: [] };
+    markLeft("K7MPQ2");
+    markLeft("N7T8SZ");
+    render(<Home />);
+    fireEvent.change(screen.getByTestId("name-input"), { target: { value: "Grace" } });
+    fireEvent.change(screen.getByLabelText("Room code"), { target: { value: "k7mpq2" } });
+    fireEvent.click(screen.getByRole("button", { name: "Join" }));
+    expect(window.location.pathname).toBe("/r/K7MPQ2");
+    expect(hasLeft("K7MPQ2")).toBe(false);
+
+    fireEvent.click(await screen.findByRole("link", { name: "Join Ada’s Nine Locks table" }));
+    expect(window.location.pathname).toBe("/r/N7T8SZ");
+    expect(hasLeft("N7T8SZ")).toBe(false);
   });
 });

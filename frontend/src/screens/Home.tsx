@@ -3,6 +3,7 @@ import { Card } from "../components/Card";
 import { SaidAs } from "../components/SaidAs";
 import { ApiError, createRoom, fetchPublicRooms, type PublicRooms } from "../lib/api";
 import { getIdentity, getName, saveName, validName } from "../lib/identity";
+import { forgetLeft } from "../lib/leftRooms";
 import { CODE_PATTERN, Link, navigate } from "../lib/router";
 import { hostName, playerCount, seatFree } from "../lib/seats";
 import { useGames } from "../lib/useGames";
@@ -102,6 +103,7 @@ function JoinByCode({ name, checkName, clearName }: { name: string; checkName: N
     }
     if (!checkName()) return;
     saveName(name);
+    forgetLeft(clean); // joining on purpose: a room left before is joined again, without asking twice
     navigate(`/r/${clean}`);
   };
   return (
@@ -139,6 +141,8 @@ function RoomItem({ room, title }: { room: Room; title: string }): ReactElement 
   const join = waiting && seatFree(room);
   const status = waiting ? `${room.seats.length}/${room.max_players} seated`
     : room.status === "playing" ? "playing now" : "between games";
+  // Joining or watching from the list is on purpose: a room this tab left is not asked about again.
+  const choose = () => forgetLeft(room.code);
   return (
     <li className="room-item">
       <div className="grow">
@@ -149,10 +153,10 @@ function RoomItem({ room, title }: { room: Room; title: string }): ReactElement 
         <SaidAs words={`code ${room.code.split("").join(" ")}`}>{room.code}</SaidAs>
       </span>
       {join ? (
-        <Link className="btn btn-small btn-primary" href={`/r/${room.code}`}
+        <Link className="btn btn-small btn-primary" href={`/r/${room.code}`} onClick={choose}
           aria-label={`Join ${host}’s ${title} table`}>Join</Link>
       ) : (
-        <Link className="btn btn-small" href={`/r/${room.code}?watch=1`}
+        <Link className="btn btn-small" href={`/r/${room.code}?watch=1`} onClick={choose}
           aria-label={`Watch ${host}’s ${title} table${waiting ? " (no seat free)" : ""}`}>
           Watch
         </Link>

@@ -5,6 +5,7 @@ import { fetchRoom, type ApiError } from "../lib/api";
 import { releaseSeat, useHeldSeat } from "../lib/heldSeats";
 import { forgetIdentity, getName, identityForRoom, saveName, validName, type Identity } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
+import { forgetLeft, hasLeft, markLeft } from "../lib/leftRooms";
 import { hostName, seatFree } from "../lib/seats";
 import { isRoomKey, Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
@@ -34,13 +35,14 @@ function useLookup(code: string, ask: boolean): Lookup {
   return useLoad<Lookup>(lookup, ask ? code : "").data;
 }
 
-/** One line on the room an invite leads to: its game, who hosts it, its seats. */
-function RoomLine({ room }: { room: Room }): ReactElement {
+/** One line on the room an invite leads to: its game, who hosts it, its seats (`flush`: without
+ * a paragraph's margins, in a panel that spaces its lines itself). */
+function RoomLine({ room, flush = false }: { room: Room; flush?: boolean }): ReactElement {
   const host = hostName(room, "someone");
   const state = room.status !== "waiting" ? "a game is on, so you would watch"
     : seatFree(room) ? "waiting to start" : "waiting to start, with no seat free, so you would watch";
   return (
-    <p className="muted" data-testid="join-room-line">
+    <p className="muted" data-testid="join-room-line" style={flush ? { margin: 0 } : undefined}>
       {room.title}, hosted by {host}: {room.seats.length} of {room.max_players} seats taken, {state}.
     </p>
   );
@@ -82,6 +84,26 @@ function AskName({ code, room, onDone }: {
           )}
         </div>
       </form>
+    </main>
+  );
+}
+
+/** A room this tab left on purpose, opened again (the browser's Back, a reload, the link): what it
+ * is now, and a way back in, taken only if the player asks. */
+function LeftRoom({ code, room, onJoin }: { code: string; room: Room | null; onJoin: () => void }): ReactElement {
+  return (
+    <main className="page">
+      <div className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} data-testid="left-room">
+        <h1>Table <span className="code">{code}</span></h1>
+        <p className="notice" style={{ margin: 0 }} data-testid="left-room-note">
+          <strong>You left this room.</strong> You are not at its table any more: join again to come back.
+        </p>
+        {room && <RoomLine room={room} flush />}
+        <div className="btn-row">
+          <button type="button" className="btn btn-primary" onClick={onJoin}>Join again</button>
+          <Link href="/" className="btn">Back to the lounge</Link>
+        </div>
+      </div>
     </main>
   );
 }
@@ -188,7 +210,8 @@ function JoinedRoom({ room, userId, model, send, games, onLeave }: {
   );
 }
 
-/** A room: asks for a name if needed, joins, then shows the lobby or the table with the chat. */
+/** A room: asks for a name if needed (or, for a room this tab left on purpose, whether to join
+ * again), joins, then shows the lobby or the table with the chat. */
 export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPageProps): ReactElement | null {
   const { identity, error: idError, renew } = useRoomIdentity(code);
   const [entry, setEntry] = useState<{ name: string; spectate: boolean } | null>(() => {
@@ -196,11 +219,14 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     return known || spectate ? { name: known, spectate } : null;
   });
 
+  // Left on purpose from this tab: coming back asks first (cleared once the player joins again).
+  const [leftHere, setLeftHere] = useState(() => hasLeft(code));
+
   const wellFormed = isRoomKey(code);
-  const lookup = useLookup(code, entry === null && !hidden && wellFormed);
+  const lookup = useLookup(code, (entry === null || leftHere) && !hidden && wellFormed);
   const games = useGames();
   const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false,
-    entry !== null && wellFormed);
+    entry !== null && !leftHere && wellFormed);
   useTitle(hidden ? null : model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
   const { room: joined } = model;
   useEffect(() => {
@@ -218,13 +244,14 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   const roomGone = model.closed !== null || model.fatal?.code === "not_found" || lookup === "missing";
   useHeldSeat(code, identity, model.status === "online" ? model.mySeats.length > 0 : null, roomGone);
   useEffect(() => {
-    if (hidden && (gone || !entry)) onGone?.();
-  }, [hidden, gone, entry === null]);
+    if (hidden && (gone || !entry || leftHere)) onGone?.();
+  }, [hidden, gone, entry === null, leftHere]);
   useEffect(() => {
     if (model.fatal?.code === "unauthorized") renew();
   }, [model.fatal]);
 
   const leave = async () => {
+    markLeft(code);
     if (identity) releaseSeat(code, identity.userId);
     await actions.leave();
     onGone?.();
@@ -236,8 +263,15 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     return <Problem title="This is not a room code"
       text={`A room code has 6 letters and digits, like K7MPQ2: ${code} is not one. Check the invite link.`} />;
   }
-  if (!entry) {
+  if (!entry || leftHere) {
     if (lookup === "missing") return <NoRoom code={code} />;
+    if (leftHere) {
+      const joinAgain = () => {
+        forgetLeft(code);
+        setLeftHere(false);
+      };
+      return <LeftRoom code={code} room={lookup} onJoin={joinAgain} />;
+    }
     return <AskName code={code} room={lookup} onDone={(name, watch) => setEntry({ name, spectate: watch })} />;
   }
   if (idError) return <Problem title="Cannot reach the lounge" text={idError} />;

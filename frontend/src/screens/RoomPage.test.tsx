@@ -1,0 +1,121 @@
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { ReactElement } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { room, seat } from "../lib/fixtures";
+import { hasLeft, markLeft } from "../lib/leftRooms";
+import type { RoomModel } from "../lib/useRoom";
+import type { Room } from "../lib/types";
+import { RoomPage } from "./RoomPage";
+
+// The server as the page sees it: the room's summary (REST) and the live room (useRoom, whose
+// calls say whether the page joined: its last argument).
+const server = vi.hoisted(() => ({ room: null as Room | null, live: null as Partial<RoomModel> | null }));
+vi.mock("../lib/api", async (original) => {
+  const api = await original<typeof import("../lib/api")>();
+  return {
+    ...api,
+    fetchRoom: async () => {
+      if (!server.room) throw new api.ApiError("not_found", "No such room", 404);
+      return server.room;
+    },
+  };
+});
+const useRoom = vi.hoisted(() => vi.fn());
+vi.mock("../lib/useRoom", async (original) => {
+  const real = await original<typeof import("../lib/useRoom")>();
+  useRoom.mockImplementation((_code: string, _identity: unknown, _name: string, _spectate: boolean,
+    enabled: boolean) => {
+    const model = enabled && server.live ? { ...real.initialModel, ...server.live } : real.initialModel;
+    return [model, { send: vi.fn(async () => ({ ok: true })), leave: vi.fn(async () => undefined) }];
+  });
+  return { ...real, useRoom };
+});
+vi.mock("../lib/useGames", () => ({ useGames: () => ({ data: null, error: null }) }));
+
+/** Whether the page has asked to join the room (with the last render's arguments). */
+const joining = () => useRoom.mock.calls.at(-1)?.[4] === true;
+
+/** Renders the page and lets its first look-ups (identity, room summary) come back. */
+async function show(ui: ReactElement): Promise<void> {
+  render(ui);
+  await act(async () => undefined);
+}
+
+describe("RoomPage for a room this tab left on purpose", () => {
+  beforeEach(() => {
+    sessionStorage.setItem("lounge.token", "t1");
+    sessionStorage.setItem("lounge.user_id", "u1");
+    localStorage.setItem("lounge.name", "Grace");
+    server.room = room({ seats: [seat(0, "Ada")] });
+    server.live = null;
+    useRoom.mockClear();
+  });
+  afterEach(() => {
+    sessionStorage.clear();
+    localStorage.clear();
+  });
+
+  it("joins at once as before when the room was never left", async () => {
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    await waitFor(() => expect(joining()).toBe(true));
+    expect(screen.queryByTestId("left-room")).toBeNull();
+  });
+
+  it("does not join: it says so, shows the room, and joins again only when asked", async () => {
+    markLeft("K7MPQ2");
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    expect(screen.getByTestId("left-room-note")).toHaveTextContent("You left this room.");
+    expect(await screen.findByTestId("join-room-line"))
+      .toHaveTextContent("Nine Locks, hosted by Ada: 1 of 4 seats taken, waiting to start.");
+    expect(screen.getByRole("link", { name: "Back to the lounge" })).toHaveAttribute("href", "/");
+    expect(useRoom.mock.calls.every((call) => call[4] === false)).toBe(true);
+
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Join again" })));
+    expect(joining()).toBe(true);
+    expect(useRoom.mock.calls.at(-1)?.slice(2, 4)).toEqual(["Grace", false]);
+    expect(hasLeft("K7MPQ2")).toBe(false);
+    expect(screen.queryByTestId("left-room")).toBeNull();
+  });
+
+  it("says when the game is on that joining again means watching", async () => {
+    markLeft("K7MPQ2");
+    server.room = room({ status: "playing" });
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    expect(await screen.findByTestId("join-room-line")).toHaveTextContent("a game is on, so you would watch");
+  });
+
+  it("says the room closed rather than offering to join it again", async () => {
+    markLeft("K7MPQ2");
+    server.room = null;
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    expect(await screen.findByRole("heading", { name: "No open room with this code" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Join again" })).toBeNull();
+    expect(joining()).toBe(false);
+  });
+
+  it("asks for a name first when none is remembered", async () => {
+    markLeft("K7MPQ2");
+    localStorage.clear();
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    fireEvent.click(screen.getByRole("button", { name: "Join again" }));
+    expect(await screen.findByTestId("join-name")).toBeInTheDocument();
+    expect(joining()).toBe(false);
+  });
+
+  it("is let go of when another page of the app is on screen", async () => {
+    markLeft("K7MPQ2");
+    const onGone = vi.fn();
+    await show(<RoomPage code="K7MPQ2" spectate={false} hidden onGone={onGone} />);
+    expect(onGone).toHaveBeenCalled();
+  });
+
+  it("is remembered when the player presses Leave", async () => {
+    const table = room({ seats: [seat(0, "Ada"), seat(1, "Grace", { user_id: "u1", ready: false })] });
+    server.live = { status: "online", room: table, mySeats: [1] };
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    const leave = await screen.findByRole("button", { name: "Leave" });
+    await act(async () => fireEvent.click(leave));
+    expect(hasLeft("K7MPQ2")).toBe(true);
+    expect(window.location.pathname).toBe("/");
+  });
+});
