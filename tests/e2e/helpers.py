@@ -169,3 +169,23 @@ def two_tabs(browser: Browser, base_url: str, viewport: dict) -> tuple[list, Pag
         page.set_default_timeout(10_000)
         page.goto("/")
     return contexts, pages[0], pages[1]
+
+
+def left_mid_game(open_tab) -> tuple[Page, Page, str]:
+    """Ada hosts Nine Locks with an easy bot, Grace joins, the game starts, and Grace leaves
+    it on purpose: (ada, grace, code), Grace on the home page."""
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Nine Locks", public=False)
+    ada.get_by_label("Bot level").select_option("easy")
+    ada.get_by_role("button", name="Add bot").click()
+    grace = open_tab("/")
+    join_by_code(grace, "Grace", code)
+    grace.get_by_role("button", name="I’m ready").click()
+    expect(ada.get_by_test_id("seat-2")).to_contain_text("Ready")
+    ada.get_by_role("button", name="Start game").click()
+    expect(grace.get_by_test_id("table")).to_be_visible()
+    grace.get_by_role("button", name="Leave", exact=True).click()
+    grace.get_by_test_id("confirm-leave").get_by_role("button", name="Leave").click()
+    expect(grace.get_by_role("heading", name="Pull up a chair.")).to_be_visible()
+    expect(ada.get_by_test_id("player-2")).to_contain_text("Left")
+    return ada, grace, code

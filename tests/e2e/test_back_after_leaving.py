@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
-from .helpers import host_room, join_by_code, shot
+from .helpers import host_room, join_by_code, left_mid_game, shot
 
 
 def test_back_after_leaving_the_lobby_asks_before_taking_a_seat_again(open_tab, shots):
@@ -51,21 +51,7 @@ def test_back_after_leaving_the_lobby_asks_before_taking_a_seat_again(open_tab, 
 
 
 def test_back_after_leaving_a_game_asks_before_watching_it(open_tab, shots):
-    ada = open_tab("/")
-    code = host_room(ada, "Ada", "Nine Locks", public=False)
-    ada.get_by_label("Bot level").select_option("easy")
-    ada.get_by_role("button", name="Add bot").click()
-    grace = open_tab("/")
-    join_by_code(grace, "Grace", code)
-    grace.get_by_role("button", name="I’m ready").click()
-    expect(ada.get_by_test_id("seat-2")).to_contain_text("Ready")
-    ada.get_by_role("button", name="Start game").click()
-    expect(grace.get_by_test_id("table")).to_be_visible()
-
-    grace.get_by_role("button", name="Leave", exact=True).click()
-    grace.get_by_test_id("confirm-leave").get_by_role("button", name="Leave").click()
-    expect(grace.get_by_role("heading", name="Pull up a chair.")).to_be_visible()
-    expect(ada.get_by_test_id("player-2")).to_contain_text("Left")
+    _, grace, code = left_mid_game(open_tab)
 
     grace.go_back()
     expect(grace.get_by_test_id("left-room-note")).to_contain_text("You left this room.")

@@ -6,25 +6,11 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .helpers import host_room, join_by_code, shot
+from .helpers import left_mid_game, shot
 
 
 def test_rejoin_after_leaving_shows_the_game_to_watch_and_a_way_back(open_tab, shots):
-    ada = open_tab("/")
-    code = host_room(ada, "Ada", "Nine Locks", public=False)
-    ada.get_by_label("Bot level").select_option("easy")
-    ada.get_by_role("button", name="Add bot").click()
-    grace = open_tab("/")
-    join_by_code(grace, "Grace", code)
-    grace.get_by_role("button", name="I’m ready").click()
-    expect(ada.get_by_test_id("seat-2")).to_contain_text("Ready")
-    ada.get_by_role("button", name="Start game").click()
-    expect(grace.get_by_test_id("table")).to_be_visible()
-
-    grace.get_by_role("button", name="Leave", exact=True).click()
-    grace.get_by_test_id("confirm-leave").get_by_role("button", name="Leave").click()
-    expect(grace.get_by_role("heading", name="Pull up a chair.")).to_be_visible()
-    expect(ada.get_by_test_id("player-2")).to_contain_text("Left")
+    _, grace, code = left_mid_game(open_tab)
 
     grace.goto(f"/r/{code}")  # the invite link again, in the same tab (same player)
     # Left on purpose from this tab: the page asks before joining again (test_back_after_leaving).
