@@ -1,6 +1,7 @@
 """A player who leaves a room on purpose and then presses the browser's Back is not taken back in
 without asking: the room page says they left, shows the room as an invite does, and joins again
-only on "Join again" (Nine Locks). The same after leaving a game mid-way."""
+only on "Join again" (Nine Locks). The same after leaving a game mid-way, where the button says
+"Watch"."""
 
 from __future__ import annotations
 
@@ -60,7 +61,9 @@ def test_back_after_leaving_a_game_asks_before_watching_it(open_tab, shots):
     expect(grace.get_by_test_id("table")).to_have_count(0)
     shot(grace, shots, "left-room-mid-game")
 
-    grace.get_by_role("button", name="Join again").click()
+    # Coming back to a game on is watching it: the button says so.
+    expect(grace.get_by_role("button", name="Join again")).to_have_count(0)
+    grace.get_by_role("button", name="Watch", exact=True).click()
     note = grace.get_by_test_id("left-game")
     expect(note).to_contain_text("You left this game: you are watching.")
     expect(grace.get_by_test_id("table")).to_be_visible()

@@ -15,7 +15,7 @@ def test_rejoin_after_leaving_shows_the_game_to_watch_and_a_way_back(open_tab, s
     grace.goto(f"/r/{code}")  # the invite link again, in the same tab (same player)
     # Left on purpose from this tab: the page asks before joining again (test_back_after_leaving).
     expect(grace.get_by_test_id("left-room-note")).to_contain_text("You left this room.")
-    grace.get_by_role("button", name="Join again").click()
+    grace.get_by_role("button", name="Watch", exact=True).click()  # a game is on: back in to watch
     note = grace.get_by_test_id("left-game")
     expect(note).to_contain_text("You left this game: you are watching.")
     table = grace.get_by_test_id("table")

@@ -20,6 +20,14 @@ interface SlapEvent {
 
 const TILT = [-8, 5, -2];
 
+/** After a seat's slap goes out, further slap presses from that seat are ignored for this long (ms),
+ * whatever the view's version: a good slap makes a new version (the empty pile) within tens of ms,
+ * so the second click of a double click (30-250 ms later) or a quick second Space would otherwise
+ * slap that pile, wrongly, and cost cards. 350 ms swallows a human double tap, and is short of a
+ * real reaction to a new card: someone must turn it up, and seeing it is a jack and slapping takes
+ * a player some 300-500 ms more. */
+export const SLAP_QUIET_MS = 350;
+
 /** The slap to send: the one naming the version seen, so that a slap on a pile already taken is late. */
 function slapIn(legal: LegalMove[]): LegalMove | undefined {
   const slaps = movesNamed(legal, "slap");
@@ -86,6 +94,8 @@ export function Slapjack(props: BoardProps): ReactElement {
   // game has a board of its own (the table draws it anew for each round), so a new game, which
   // starts again at version 0, remembers no slap of the last one.
   const sent = useRef<Record<number, number>>({});
+  // When each seat's last slap went out (Date.now()): presses within SLAP_QUIET_MS are ignored.
+  const sentAt = useRef<Record<number, number>>({});
   const [sentFor, setSentFor] = useState<Record<number, number>>({});
   const shown = view.version;
   const waiting = (slapper: number, move: LegalMove | undefined) =>
@@ -94,6 +104,9 @@ export function Slapjack(props: BoardProps): ReactElement {
   const slap = (slapper: number, move: LegalMove) => {
     const version = slapVersion(move, shown);
     if (sent.current[slapper] === version) return;
+    const now = Date.now();
+    if (now - (sentAt.current[slapper] ?? -Infinity) < SLAP_QUIET_MS) return;
+    sentAt.current = { ...sentAt.current, [slapper]: now };
     sent.current = { ...sent.current, [slapper]: version };
     setSentFor(sent.current);
     setPressed(slapper);
@@ -106,6 +119,9 @@ export function Slapjack(props: BoardProps): ReactElement {
       delete others[slapper];
       sent.current = others;
       setSentFor(others);
+      const times = { ...sentAt.current };
+      delete times[slapper];
+      sentAt.current = times;
     });
   };
   // The button's pressed look ends with the board: no state set after it is gone.

@@ -1,11 +1,11 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { nineLocksView, seat, view } from "../lib/fixtures";
 import { CrazyEights } from "./CrazyEights";
 import { NineLocks } from "./NineLocks";
 import { PlayerBox } from "./PlayerBox";
 import { Poker99 } from "./Poker99";
-import { Slapjack } from "./Slapjack";
+import { SLAP_QUIET_MS, Slapjack } from "./Slapjack";
 import { TicTacToe } from "./TicTacToe";
 import type { BoardProps } from "./types";
 import type { GameInfo } from "../lib/types";
@@ -151,8 +151,12 @@ describe("Slapjack", () => {
   });
 
   const space = () => fireEvent.keyDown(window, { key: " ", code: "Space" });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it("slaps a pile once: no other slap until a view with another version comes", () => {
+    vi.useFakeTimers();
     const play = vi.fn(async () => true);
     const v = view("slapjack", { version: 7, pile: ["4H", "JC"], stacks_count: [20, 30], events: [], plays: 2, top: "JC" });
     const legal = [{ move: "slap", args: [] }, { move: "slap", args: [7] }];
@@ -176,7 +180,8 @@ describe("Slapjack", () => {
     space();
     expect(play).toHaveBeenCalledTimes(1);
     expect(button).toBeDisabled();
-    // The next view: the seat may slap again, on what it shows, once.
+    // The next view, once the double-tap guard is over: the seat may slap again, on what it shows, once.
+    act(() => vi.advanceTimersByTime(SLAP_QUIET_MS));
     const next = { ...v, version: 8, pile: ["4H", "JC", "JD"], top: "JD", plays: 3 };
     rerender(<Slapjack {...props({ view: next, legal: [{ move: "slap", args: [8] }], play })} />);
     expect(button).toBeEnabled();
@@ -184,6 +189,32 @@ describe("Slapjack", () => {
       space();
       button.click();
     });
+    expect(play).toHaveBeenCalledTimes(2);
+    expect(play).toHaveBeenLastCalledWith("slap", [8], 0);
+  });
+
+  it("ignores a seat's slap presses for a moment after its slap, even on the next version", () => {
+    vi.useFakeTimers();
+    const play = vi.fn(async () => true);
+    const v = view("slapjack", { version: 7, pile: ["4H", "JC"], stacks_count: [20, 30], events: [], plays: 2, top: "JC" });
+    const { rerender } = render(<Slapjack {...props({ view: v, legal: [{ move: "slap", args: [7] }], play })} />);
+    const button = screen.getByRole("button", { name: /SLAP!/ });
+    space();
+    expect(play).toHaveBeenCalledTimes(1);
+    // The good slap took the pile: a new version, the empty pile, within tens of ms.
+    act(() => vi.advanceTimersByTime(40));
+    const empty = { ...v, version: 8, pile: [], top: null, plays: 2 };
+    rerender(<Slapjack {...props({ view: empty, legal: [{ move: "slap", args: [8] }], play })} />);
+    // A second Space and the second click of a double click (up to ~250 ms): neither slaps it.
+    space();
+    act(() => vi.advanceTimersByTime(150));
+    button.click();
+    act(() => vi.advanceTimersByTime(SLAP_QUIET_MS - 40 - 150 - 1));
+    space();
+    expect(play).toHaveBeenCalledTimes(1);
+    // Once the window is over, a press slaps again (on what the view shows).
+    act(() => vi.advanceTimersByTime(1));
+    space();
     expect(play).toHaveBeenCalledTimes(2);
     expect(play).toHaveBeenLastCalledWith("slap", [8], 0);
   });
@@ -208,6 +239,7 @@ describe("Slapjack", () => {
   });
 
   it("lets a seat slap again when its slap was refused, but not when a later slap is on its way", async () => {
+    vi.useFakeTimers();
     const answers: ((accepted: boolean) => void)[] = [];
     const play = vi.fn(() => new Promise<boolean>((resolve) => {
       answers.push(resolve);
@@ -223,6 +255,7 @@ describe("Slapjack", () => {
     space();
     expect(play).toHaveBeenCalledTimes(2);
     // A later version's slap goes out before the last one's refusal comes: that refusal frees nothing.
+    act(() => vi.advanceTimersByTime(SLAP_QUIET_MS));
     const next = { ...v, version: 8, pile: ["4H", "JC", "JD"], top: "JD", plays: 3 };
     rerender(<Slapjack {...props({ view: next, legal: [{ move: "slap", args: [8] }], play })} />);
     space();

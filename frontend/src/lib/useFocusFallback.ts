@@ -10,14 +10,15 @@ function focusLost(): boolean {
 }
 
 /** While `area` is on the page, focus lost by a change inside it goes to `fallback()`. Watching
- * the page's changes (not only the game's versions) also catches the boxes closed without a move. */
+ * the page's changes (not only the game's versions) also catches the boxes closed without a move;
+ * an area made inert for a moment is tried again once it is not. */
 export function useFocusFallback(area: HTMLElement | null, fallback: () => HTMLElement | null): void {
   useEffect(() => {
     if (!area) return undefined;
     const watcher = new MutationObserver(() => {
       if (focusLost()) fallback()?.focus({ preventScroll: true });
     });
-    watcher.observe(area, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"] });
+    watcher.observe(area, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "inert"] });
     return () => watcher.disconnect();
   }, [area, fallback]);
 }

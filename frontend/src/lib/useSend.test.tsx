@@ -69,4 +69,35 @@ describe("sending an event from a control", () => {
     });
     expect(send).toHaveBeenCalledTimes(2);
   });
+
+  it("sends nothing more with runAlone for quietMs after an event went out, answered or not", async () => {
+    vi.useFakeTimers();
+    try {
+      const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+      const { result } = renderHook(() => useSend(send, { quietMs: 400 }));
+      await act(async () => {
+        expect(await result.current.runAlone("add_bot")).toBe(true);
+      });
+      expect(result.current.busy).toBe(false);
+      expect(result.current.held).toBe(true); // answered, still held
+      act(() => vi.advanceTimersByTime(399));
+      await act(async () => {
+        expect(await result.current.runAlone("add_bot")).toBeNull();
+      });
+      expect(send).toHaveBeenCalledTimes(1);
+      act(() => vi.advanceTimersByTime(1));
+      expect(result.current.held).toBe(false);
+      await act(async () => {
+        expect(await result.current.runAlone("add_bot")).toBe(true);
+      });
+      expect(send).toHaveBeenCalledTimes(2);
+      // `run` is not held by it.
+      await act(async () => {
+        expect(await result.current.run("ready")).toBe(true);
+      });
+      expect(send).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

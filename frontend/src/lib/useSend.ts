@@ -1,5 +1,5 @@
 // Sending a client event from a control, and showing the server's refusal beside it.
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { Ack } from "./types";
 
 /** Sends a client event to the room and resolves with the server's acknowledgement. */
@@ -9,7 +9,9 @@ export interface Sender {
   /** Sends the event; true when the server accepted it. */
   run: (event: string, payload?: object) => Promise<boolean>;
   /** Sends the event unless one is still on its way (a second click of a double click, a toggle
-   * pressed again before its first press was answered): then sends nothing and resolves null.
+   * pressed again before its first press was answered), or one went out less than `quietMs` ago (a
+   * double click slower than the answer, a click landing on the control that moved under the
+   * pointer): then sends nothing and resolves null.
    * Otherwise resolves true when the server accepted it, false when it refused it; `onSent` is
    * called at once when it goes out (before the answer), to show meanwhile what was asked. */
   runAlone: (event: string, payload?: object, onSent?: () => void) => Promise<boolean | null>;
@@ -18,14 +20,28 @@ export interface Sender {
   setError: (error: string | null) => void;
   /** An event is on its way. */
   busy: boolean;
+  /** An event is on its way, or a `runAlone` one went out less than `quietMs` ago: the controls
+   * that send with `runAlone` show themselves disabled meanwhile (and a click on them does nothing). */
+  held: boolean;
+}
+
+export interface SendOptions {
+  /** After `runAlone` sends an event, further `runAlone` presses are ignored for this many
+   * milliseconds, answered or not (0: only while it is on its way). */
+  quietMs?: number;
 }
 
 /** Events sent with `send`, keeping the last refusal to show and whether one is on its way. */
-export function useSend(send: Send): Sender {
+export function useSend(send: Send, { quietMs = 0 }: SendOptions = {}): Sender {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // How many events are on their way, counted at once (the state is only seen at the next render).
   const pending = useRef(0);
+  // When the last `runAlone` event went out (Date.now()), for `quietMs`.
+  const lastAlone = useRef(-Infinity);
+  const [quiet, setQuiet] = useState(false);
+  const quietTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(quietTimer.current), []);
   const run = useCallback(async (event: string, payload: object = {}) => {
     pending.current += 1;
     setBusy(true);
@@ -42,9 +58,17 @@ export function useSend(send: Send): Sender {
   const runAlone = useCallback(async (event: string, payload: object = {}, onSent?: () => void):
     Promise<boolean | null> => {
     if (pending.current > 0) return null;
+    const now = Date.now();
+    if (now - lastAlone.current < quietMs) return null;
+    lastAlone.current = now;
+    if (quietMs > 0) {
+      setQuiet(true);
+      window.clearTimeout(quietTimer.current);
+      quietTimer.current = window.setTimeout(() => setQuiet(false), quietMs);
+    }
     const answer = run(event, payload);
     onSent?.();
     return answer;
-  }, [run]);
-  return { run, runAlone, error, setError, busy };
+  }, [run, quietMs]);
+  return { run, runAlone, error, setError, busy, held: busy || quiet };
 }

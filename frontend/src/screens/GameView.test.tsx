@@ -1,9 +1,9 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { nineLocksView, room, seat, state, view } from "../lib/fixtures";
 import type { Ack, GameInfo, GameState } from "../lib/types";
 import type { LogEntry } from "../lib/useRoom";
-import { chooseSeat, curtainText, GameView, revealStillOpen, type GameViewProps } from "./GameView";
+import { BOARD_SETTLE_MS, chooseSeat, curtainText, GameView, revealStillOpen, type GameViewProps } from "./GameView";
 
 describe("chooseSeat", () => {
   const at = (seat: number, current: number, moves: number) =>
@@ -103,6 +103,32 @@ describe("GameView, at the table", () => {
     expect(scroll.mock.contexts).toEqual([screen.getByRole("alertdialog")]);
     expect(scroll).toHaveBeenCalledWith({ block: "center", behavior: "smooth" });
     scroll.mockRestore();
+  });
+
+  describe("a new game's board", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("takes no click for a moment after a rematch (the second click of a double click), then does", () => {
+      vi.useFakeTimers();
+      const won = ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 });
+      const { rerender } = render(table("tic-tac-toe", won));
+      act(() => vi.advanceTimersByTime(BOARD_SETTLE_MS));
+      expect(screen.getByTestId("board")).not.toHaveAttribute("inert");
+      // The rematch: round 2, and its board is inert from its first paint (jsdom has no inert, so the
+      // attribute is what is checked: a browser sends it no click).
+      const next = { 0: { ...ticTacToe(0, empty)[0], round: 2 } };
+      rerender(table("tic-tac-toe", next));
+      expect(screen.getByTestId("board")).toHaveAttribute("inert");
+      act(() => vi.advanceTimersByTime(250)); // a human double click's second click: swallowed
+      expect(screen.getByTestId("board")).toHaveAttribute("inert");
+      act(() => vi.advanceTimersByTime(BOARD_SETTLE_MS - 250));
+      expect(screen.getByTestId("board")).not.toHaveAttribute("inert");
+      // A move on the same game does not make it inert again.
+      rerender(table("tic-tac-toe", { 0: { ...ticTacToe(1, ["X", ...empty.slice(1)])[0], round: 2 } }));
+      expect(screen.getByTestId("board")).not.toHaveAttribute("inert");
+    });
   });
 
   it("asks for a rematch once, and shows no refusal that comes once the next game is on", async () => {

@@ -189,6 +189,24 @@ function Curtain({ text, name, onShow }: { text: string; name: string; onShow: (
   );
 }
 
+/** For this long (ms) after a game appears (a rematch, the start), the board takes no clicks: it
+ * comes up under the pointer where the result box (or the lobby's Start) was, and the second click
+ * of a double click on Rematch, up to ~250 ms later, would otherwise play a move. Short of a player's
+ * first deliberate move, which takes a look at the new board first. */
+export const BOARD_SETTLE_MS = 500;
+
+/** Whether the board of game `round` came up less than BOARD_SETTLE_MS ago. Worked out while
+ * drawing, so the new board is settling from its very first paint. */
+function useSettling(round: number | undefined): boolean {
+  const [settled, setSettled] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (round === undefined) return undefined;
+    const timer = window.setTimeout(() => setSettled(round), BOARD_SETTLE_MS);
+    return () => window.clearTimeout(timer);
+  }, [round]);
+  return round !== undefined && settled !== round;
+}
+
 /** The table during a game: status, board, result and rematch, the log. */
 export function GameView(props: GameViewProps): ReactElement {
   const { room, game, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
@@ -200,6 +218,7 @@ export function GameView(props: GameViewProps): ReactElement {
   useEffect(() => sender.setError(null), [state?.version ?? -1, state?.round ?? -1]);
   const round = useRef(state?.round);
   round.current = state?.round;
+  const settling = useSettling(state?.round);
   // The lobby, or the last game, may have been scrolled (down to the Start button, the result, the
   // log): each game opens at the top of the table, where the turn line and the other players are.
   useEffect(() => {
@@ -261,9 +280,13 @@ export function GameView(props: GameViewProps): ReactElement {
         {sender.error && <p className="error-msg" role="alert">{nameCardsIn(sender.error)}</p>}
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           {/* Each game gets a fresh board: nothing a board keeps (a slap sent, a card chosen) outlives its game. */}
-          <Board key={state.round} view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
-            localSeats={localSeats} play={play} busy={sender.busy || offline} hideHand={hideHand} mover={mover} game={game}
-            owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
+          {/* Inert while the new game settles: no click lands on it, nothing looks different (the
+              wrapper has no box of its own: the board's parts are the table's, as before). */}
+          <div className="board" inert={settling} data-testid="board" data-settling={settling || undefined}>
+            <Board key={state.round} view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
+              localSeats={localSeats} play={play} busy={sender.busy || offline} hideHand={hideHand} mover={mover} game={game}
+              owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
+          </div>
         </ErrorBoundary>
         {hideHand && seat !== null && (
           <Curtain text={curtainText(room, mySeats, seat, state.view.current)} name={seatName(room.seats, seat)}

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "../lib/fixtures";
 import type { Ack, GamesResponse } from "../lib/types";
-import { Lobby } from "./Lobby";
+import { LOBBY_QUIET_MS, Lobby } from "./Lobby";
 
 const games = vi.hoisted(() => ({
   loaded: { games: [], bot_levels: ["easy", "normal"], turn_times: [30, 60] } as GamesResponse | null,
@@ -10,6 +10,9 @@ const games = vi.hoisted(() => ({
 vi.mock("../lib/useGames", () => ({ useGames: () => ({ data: games.loaded, error: null }) }));
 
 describe("Lobby", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   const lobby = (userId: string, offline: boolean) => {
     const table = room({ seats: [seat(0, "Ada"), seat(1, "Grace", { ready: false })] });
     render(<Lobby room={table} userId={userId} mySeats={[userId === "u0" ? 0 : 1]} spectator={false}
@@ -58,6 +61,7 @@ describe("Lobby", () => {
   });
 
   it("sends the ready the player asked for, once for a double click, and shows it at once", async () => {
+    vi.useFakeTimers();
     let answer: (ack: Ack) => void = () => undefined;
     const send = vi.fn(() => new Promise<Ack>((resolve) => {
       answer = resolve;
@@ -73,23 +77,50 @@ describe("Lobby", () => {
     });
     expect(send).toHaveBeenCalledTimes(1);
     expect(send).toHaveBeenCalledWith("ready", { ready: true });
-    // The second press sent nothing: it refused nothing either, the first's "ready" stays shown.
+    // The second press sent nothing: it refused nothing either, the first's "ready" stays shown. The
+    // same button says so (it keeps the focus); not ready is a small button of its own.
     await act(async () => undefined);
-    expect(button).toHaveTextContent("I’m not ready");
-    expect(button).toHaveAttribute("aria-pressed", "true");
-    expect(button).toBeDisabled();
+    expect(button).toHaveTextContent("Ready ✓");
+    expect(button).toHaveAttribute("aria-disabled", "true");
+    const notReady = screen.getByRole("button", { name: "Not ready" });
+    expect(notReady).toBeDisabled();
     // The room's update may come before the acknowledgement, or after: either way Grace is ready.
     rerender(<Lobby room={room({ seats: seats(true) })} userId="u1" mySeats={[1]} spectator={false}
       send={send} onLeave={vi.fn()} />);
     await act(async () => answer({ ok: true }));
-    expect(button).toBeEnabled();
-    expect(button).toHaveTextContent("I’m not ready");
+    expect(notReady).toBeDisabled(); // answered, but held a moment more: a human double click's second click
+    act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));
+    expect(notReady).toBeEnabled();
+    // Pressing "Ready ✓" again, even later, sends nothing: it is not a toggle.
     fireEvent.click(button);
+    expect(send).toHaveBeenCalledTimes(1);
+    fireEvent.click(notReady);
     expect(send).toHaveBeenLastCalledWith("ready", { ready: false });
     // A refusal shows what the room says again.
     await act(async () => answer({ ok: false, error: { code: "bad_state", message: "The game has started" } }));
-    expect(button).toHaveTextContent("I’m not ready");
+    expect(button).toHaveTextContent("Ready ✓");
     expect(screen.getByRole("alert")).toHaveTextContent("The game has started");
+  });
+
+  it("takes one ready for a human double click, slower than the answer, and presses again after a moment", async () => {
+    vi.useFakeTimers();
+    const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+    const seats = (ready: boolean) => [seat(0, "Ada"), seat(1, "Grace", { ready })];
+    const { rerender } = render(<Lobby room={room({ seats: seats(false) })} userId="u1" mySeats={[1]} spectator={false}
+      send={send} onLeave={vi.fn()} />);
+    fireEvent.click(screen.getByRole("button", { name: "I’m ready" }));
+    await act(async () => undefined); // answered (25-80 ms on a real server)
+    rerender(<Lobby room={room({ seats: seats(true) })} userId="u1" mySeats={[1]} spectator={false}
+      send={send} onLeave={vi.fn()} />);
+    // The second click of the double click lands where "Not ready" could be: it does nothing.
+    act(() => vi.advanceTimersByTime(200));
+    fireEvent.click(screen.getByRole("button", { name: "Not ready" }));
+    expect(send).toHaveBeenCalledTimes(1);
+    // After the window, a press is a press.
+    act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS - 200));
+    fireEvent.click(screen.getByRole("button", { name: "Not ready" }));
+    expect(send).toHaveBeenCalledTimes(2);
+    expect(send).toHaveBeenLastCalledWith("ready", { ready: false });
   });
 
   it("starts the game once for a double click on Start", () => {
@@ -116,7 +147,8 @@ describe("Lobby", () => {
       screen.getByRole("button", { name: "Let Linus back in" }),
     ];
 
-    it("adds one bot for a double click, and holds the seat controls until it is answered", async () => {
+    it("adds one bot for a double click, and holds the seat controls until it is answered, and a moment after", async () => {
+      vi.useFakeTimers();
       let answer: (ack: Ack) => void = () => undefined;
       const send = vi.fn(() => new Promise<Ack>((resolve) => {
         answer = resolve;
@@ -131,6 +163,7 @@ describe("Lobby", () => {
       expect(send).toHaveBeenCalledWith("add_bot", { level: "normal" });
       for (const control of seatControls()) expect(control).toBeDisabled();
       await act(async () => answer({ ok: true }));
+      act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));
       for (const control of seatControls()) expect(control).toBeEnabled();
     });
 
@@ -150,6 +183,7 @@ describe("Lobby", () => {
     });
 
     it("removes, and lets back in, once for a double click, with the buttons held meanwhile", async () => {
+      vi.useFakeTimers();
       const answers: ((ack: Ack) => void)[] = [];
       const send = vi.fn(() => new Promise<Ack>((resolve) => {
         answers.push(resolve);
@@ -164,6 +198,7 @@ describe("Lobby", () => {
       expect(send).toHaveBeenCalledWith("remove_seat", { seat: 1 });
       for (const control of seatControls()) expect(control).toBeDisabled();
       await act(async () => answers[0]({ ok: true }));
+      act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));
       const allow = screen.getByRole("button", { name: "Let Linus back in" });
       act(() => {
         allow.click();
@@ -173,6 +208,48 @@ describe("Lobby", () => {
       expect(send).toHaveBeenLastCalledWith("allow", { user_id: "u7" });
       expect(allow).toBeDisabled();
       expect(remove).toBeDisabled();
+    });
+  });
+
+  describe("a human double click, slower than the server's answer", () => {
+    const answered = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+    const host = () => render(<Lobby room={room({ seats: [seat(0, "Ada")], removed: [{ user_id: "u7", name: "Bob" }] })}
+      userId="u0" mySeats={[0]} spectator={false} send={answered} onLeave={vi.fn()} />);
+    const later = async (ms: number) => {
+      await act(async () => {
+        vi.advanceTimersByTime(ms);
+      });
+    };
+
+    it("adds one bot for two clicks 100 ms apart, and another for a click after the window", async () => {
+      vi.useFakeTimers();
+      answered.mockClear();
+      host();
+      const add = screen.getByRole("button", { name: "Add bot" });
+      fireEvent.click(add);
+      await later(100); // answered meanwhile, but held a moment more
+      expect(add).toBeDisabled();
+      fireEvent.click(add);
+      expect(answered).toHaveBeenCalledTimes(1);
+      await later(LOBBY_QUIET_MS - 100);
+      expect(add).toBeEnabled();
+      fireEvent.click(add);
+      expect(answered).toHaveBeenCalledTimes(2);
+      await later(0);
+    });
+
+    it("ignores a click that lands on another lobby button just after one was pressed", async () => {
+      vi.useFakeTimers();
+      answered.mockClear();
+      host();
+      fireEvent.click(screen.getByRole("button", { name: "Let Bob back in" }));
+      await later(150);
+      // "Add bot" moved up under the pointer once Bob's row was gone: the second click adds nothing.
+      fireEvent.click(screen.getByRole("button", { name: "Add bot" }));
+      fireEvent.click(screen.getByRole("button", { name: "Start game" }));
+      expect(answered).toHaveBeenCalledTimes(1);
+      expect(answered).toHaveBeenCalledWith("allow", { user_id: "u7" });
+      await later(0);
     });
   });
 

@@ -82,7 +82,8 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
 }
 
 /** The host's additions to the seats: a bot, a hot-seat player. One at a time (`runAlone`): a double
- * click adds one, not two; the buttons wait (`busy`) while an event is on its way. */
+ * click adds one, not two; the buttons wait (`busy`) while an event is on its way and a moment after
+ * it went out (LOBBY_QUIET_MS). */
 function HostTools({ room, runAlone, setError, offline, busy }: {
   room: Room; runAlone: Sender["runAlone"]; setError: Sender["setError"]; offline: boolean; busy: boolean;
 }): ReactElement {
@@ -209,11 +210,11 @@ function waitingFor(room: Room): string | null {
   return unready.length > 0 ? `Waiting for ${unready.join(", ")} to be ready.` : null;
 }
 
-/** The player's "I’m ready" toggle. A press asks for the value the button shows the other of, and
- * shows it at once (the room's next update confirms it); presses while one is on its way send
- * nothing and change nothing (`runAlone`): a double click is one press, not ready and then not
- * ready again. */
-function useReadyToggle(ready: boolean, runAlone: Sender["runAlone"]): { shown: boolean; toggle: () => void } {
+/** The player's readiness. `ask(want)` asks for it and shows it at once (the room's next update
+ * confirms it); presses while one is on its way, or just after one went out, send nothing and change
+ * nothing (`runAlone`). It is not a toggle: "I’m ready" asks for ready, and the smaller "Not ready"
+ * beside it, shown once ready, for not ready, so a double click is ready, never ready and back. */
+function useReady(ready: boolean, runAlone: Sender["runAlone"]): { shown: boolean; ask: (want: boolean) => void } {
   const [asked, setAsked] = useState<boolean | null>(null);
   const [roomSaid, setRoomSaid] = useState(ready);
   // The room has spoken since the press (or the press was refused): it says again what is so.
@@ -222,23 +223,31 @@ function useReadyToggle(ready: boolean, runAlone: Sender["runAlone"]): { shown: 
     setAsked(null);
   }
   const shown = asked ?? ready;
-  const toggle = () => {
-    const want = !shown;
+  const ask = (want: boolean) => {
+    if (want === shown) return;
     // Shown once it is on its way; a refusal (false) shows the room's word again, a press that sent
     // nothing (null) leaves the one on its way shown.
     void runAlone("ready", { ready: want }, () => setAsked(want)).then((accepted) => {
       if (accepted === false) setAsked(null);
     });
   };
-  return { shown, toggle };
+  return { shown, ask };
 }
+
+/** After a lobby event goes out, further lobby presses are ignored for this long (ms), answered or
+ * not: a double click (two clicks up to ~250 ms apart) is one press, and a second click landing on
+ * the control that moved under the pointer ("Let Bob back in" gone, "Add bot" moved up) does
+ * nothing. Short of a deliberate next press, which takes a look at the updated lobby first. */
+export const LOBBY_QUIET_MS = 400;
 
 /** The room before the game: seats, invite, host controls, ready and leave. */
 export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
-  const { runAlone, error, setError, busy } = useSend(send);
+  // `busy`: an event is on its way, or went out less than LOBBY_QUIET_MS ago. The buttons show it
+  // (disabled): a click in that moment does nothing, and is seen to do nothing.
+  const { runAlone, error, setError, held: busy } = useSend(send, { quietMs: LOBBY_QUIET_MS });
   const isHost = room.host === userId;
   const mine = room.seats.find((s) => mySeats.includes(s.seat) && s.kind === "human");
-  const ready = useReadyToggle(mine?.ready ?? false, runAlone);
+  const ready = useReady(mine?.ready ?? false, runAlone);
   const removed = room.removed ?? [];
   const waiting = isHost ? waitingFor(room) : null;
 
@@ -264,16 +273,25 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
       {isHost && <HostTools room={room} runAlone={runAlone} setError={setError} offline={offline} busy={busy} />}
       <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} disabled={offline} />
       {error && <p className="error-msg" role="alert">{error}</p>}
-      <div className="btn-row">
+      {/* On a phone this row sticks to the window's bottom while the lobby is in view: the host's
+          Start is reachable without scrolling past the seats and the host's tools. */}
+      <div className="btn-row lobby-actions" data-testid="lobby-actions">
         {isHost && (
           <button type="button" className="btn btn-primary" disabled={offline || busy}
             onClick={() => void runAlone("start")}>Start game</button>
         )}
+        {/* One button, kept (and its focus with it): once ready it reads "Ready ✓" and pressing it
+            again does nothing; not ready is the small button after it, away from the pointer. */}
         {!isHost && mine && (
-          <button type="button" className={`btn ${ready.shown ? "" : "btn-accent"}`} disabled={offline || busy}
-            onClick={ready.toggle} aria-pressed={ready.shown}>
-            {ready.shown ? "I’m not ready" : "I’m ready"}
+          <button type="button" className={`btn ${ready.shown ? "btn-ready" : "btn-accent"}`}
+            disabled={offline || (busy && !ready.shown)} aria-disabled={ready.shown || undefined}
+            onClick={() => ready.ask(true)} data-testid="ready">
+            {ready.shown ? "Ready ✓" : "I’m ready"}
           </button>
+        )}
+        {!isHost && mine && ready.shown && (
+          <button type="button" className="btn btn-small" disabled={offline || busy}
+            onClick={() => ready.ask(false)}>Not ready</button>
         )}
         <button type="button" className="btn btn-danger" onClick={onLeave}>
           {isHost ? "Close room" : "Leave"}

@@ -82,6 +82,9 @@ describe("RoomPage for a room this tab left on purpose", () => {
     server.room = room({ status: "playing" });
     await show(<RoomPage code="K7MPQ2" spectate={false} />);
     expect(await screen.findByTestId("join-room-line")).toHaveTextContent("a game is on, so you would watch");
+    expect(screen.getByRole("button", { name: "Watch" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Join again" })).toBeNull();
+    expect(screen.getByTestId("left-room-note")).toHaveTextContent("you can watch it");
   });
 
   it("says the room closed rather than offering to join it again", async () => {

@@ -35,6 +35,11 @@ function useLookup(code: string, ask: boolean): Lookup {
   return useLoad<Lookup>(lookup, ask ? code : "").data;
 }
 
+/** Whoever comes in now would watch, not sit: a game is on, or no seat is free. */
+function wouldWatch(room: Room): boolean {
+  return room.status !== "waiting" || !seatFree(room);
+}
+
 /** One line on the room an invite leads to: its game, who hosts it, its seats (`flush`: without
  * a paragraph's margins, in a panel that spaces its lines itself). */
 function RoomLine({ room, flush = false }: { room: Room; flush?: boolean }): ReactElement {
@@ -91,16 +96,18 @@ function AskName({ code, room, onDone }: {
 /** A room this tab left on purpose, opened again (the browser's Back, a reload, the link): what it
  * is now, and a way back in, taken only if the player asks. */
 function LeftRoom({ code, room, onJoin }: { code: string; room: Room | null; onJoin: () => void }): ReactElement {
+  const watch = room !== null && wouldWatch(room);
   return (
     <main className="page">
       <div className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} data-testid="left-room">
         <h1>Table <span className="code">{code}</span></h1>
         <p className="notice" style={{ margin: 0 }} data-testid="left-room-note">
-          <strong>You left this room.</strong> You are not at its table any more: join again to come back.
+          <strong>You left this room.</strong> You are not at its table any more: {watch ? "you can watch it" : "join again to come back"}.
         </p>
         {room && <RoomLine room={room} flush />}
         <div className="btn-row">
-          <button type="button" className="btn btn-primary" onClick={onJoin}>Join again</button>
+          {/* Its word is what it does: coming back to a game on (or a full table) is watching it. */}
+          <button type="button" className="btn btn-primary" onClick={onJoin}>{watch ? "Watch" : "Join again"}</button>
           <Link href="/" className="btn">Back to the lounge</Link>
         </div>
       </div>

@@ -5,12 +5,20 @@ import { playerCount } from "../lib/seats";
 import { useGames } from "../lib/useGames";
 import { useTitle } from "../lib/useTitle";
 
+/** The rules text's title (its first line, when a heading) and the rest: the player count goes
+ * between the two, under the game's name. */
+export function splitTitle(rules: string): [string, string] {
+  const match = /^\s*#[^\n]*(\n|$)/.exec(rules);
+  return match ? [match[0], rules.slice(match[0].length)] : ["", rules];
+}
+
 /** The rules of each game, as the server's rules text. */
 export function RulesPage({ slug }: { slug: string | null }): ReactElement {
   const { data, error } = useGames();
   const games = data?.games ?? [];
   const game = games.find((g) => g.slug === slug) ?? (slug ? undefined : games[0]);
   useTitle(game ? `Rules of ${game.title}` : "Rules");
+  const [title, body] = splitTitle(game?.rules ?? "");
   return (
     <main className="page">
       <nav className="tabs" aria-label="Games">
@@ -28,8 +36,9 @@ export function RulesPage({ slug }: { slug: string | null }): ReactElement {
         {data && !game && <p className="error-msg" role="alert">There is no game called “{slug}”.</p>}
         {game && (
           <>
-            <p className="muted">{playerCount(game)}</p>
-            <Markdown source={game.rules} />
+            {title && <Markdown source={title} />}
+            <p className="muted" data-testid="player-count">{playerCount(game)}</p>
+            <Markdown source={body} />
           </>
         )}
       </article>
