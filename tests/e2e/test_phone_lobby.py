@@ -21,7 +21,8 @@ def test_start_is_in_view_on_a_phone_once_a_guest_joins(open_tab, shots):
     assert ada.evaluate("window.scrollY") == 0
     for name in ("Start game", "Close room"):
         box = ada.get_by_role("button", name=name).bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (name, box)
+        assert box is not None, name
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (name, box)
     shot(ada, shots, "lobby-phone-host-with-guest", full_page=False)
     shot(grace, shots, "lobby-phone-guest-ready", full_page=False)
     ada.get_by_role("button", name="Start game").click()

@@ -36,7 +36,8 @@ def test_double_click_on_rematch_makes_no_move_on_the_new_board(open_tab, shots)
     cells = ada.locator("[data-testid^=cell-]")
     expect(cells).to_have_count(9)
     for i in range(9):
-        expect(ada.get_by_test_id(f"cell-{i}")).to_have_attribute("aria-label", re.compile("empty$"))
+        cell = ada.get_by_test_id(f"cell-{i}")
+        expect(cell).to_have_attribute("aria-label", re.compile("empty$"))
     assert ada.get_by_test_id("table").get_attribute("data-version") == "0"
     shot(ada, shots, "rematch-double-click")
     # The board takes clicks again once settled.
