@@ -106,7 +106,7 @@ export function Slapjack(props: BoardProps): ReactElement {
     if (sent.current[slapper] === version) return;
     const now = Date.now();
     if (now - (sentAt.current[slapper] ?? -Infinity) < SLAP_QUIET_MS) return;
-    sentAt.current = { ...sentAt.current, [slapper]: now };
+    sentAt.current[slapper] = now; // a ref no render reads: changed in place
     sent.current = { ...sent.current, [slapper]: version };
     setSentFor(sent.current);
     setPressed(slapper);
@@ -119,9 +119,7 @@ export function Slapjack(props: BoardProps): ReactElement {
       delete others[slapper];
       sent.current = others;
       setSentFor(others);
-      const times = { ...sentAt.current };
-      delete times[slapper];
-      sentAt.current = times;
+      delete sentAt.current[slapper];
     });
   };
   // The button's pressed look ends with the board: no state set after it is gone.
@@ -143,10 +141,11 @@ export function Slapjack(props: BoardProps): ReactElement {
             const move = slapIn(moves);
             const shortcut = spaceSlaps ? "space bar" : null;
             const name = slappers.length > 1 ? seatName(seats, slapper) : null;
+            const held = waiting(slapper, move);
             return (
               <button key={slapper} type="button"
-                className={`slap-btn ${pressed === slapper || waiting(slapper, move) ? "pressed" : ""}`}
-                disabled={!move || waiting(slapper, move)} onClick={() => move && slap(slapper, move)}
+                className={`slap-btn ${pressed === slapper || held ? "pressed" : ""}`}
+                disabled={!move || held} onClick={() => move && slap(slapper, move)}
                 aria-keyshortcuts={shortcut ? "Space" : undefined} data-testid="slap" data-seat={slapper}>
                 SLAP!{" "}
                 <small>{[name, shortcut].filter(Boolean).join(" · ")}</small>

@@ -1,5 +1,6 @@
 // Small room, state and view fixtures in the shapes docs/protocol.md shows.
-import type { GameState, Room, SeatInfo, View } from "./types";
+import { vi } from "vitest";
+import type { Ack, GameState, Room, SeatInfo, View } from "./types";
 
 export function seat(n: number, name: string, extra: Partial<SeatInfo> = {}): SeatInfo {
   return {
@@ -41,4 +42,14 @@ export function nineLocksView(extra: Record<string, unknown> = {}): View {
     facedown_count: 8, deck_count: 30, visible: [["9H", "2C", "KD"], ["3S", "4S", "5S"]],
     hidden: ["7H", "JS", "QC"], hidden_count: [3, 3], ...extra,
   });
+}
+
+/** A `send` whose acknowledgements the test gives, in `answers` (one per event sent, oldest
+ * first); `answer` answers the latest. */
+export function heldSend() {
+  const answers: ((ack: Ack) => void)[] = [];
+  const send = vi.fn(() => new Promise<Ack>((resolve) => {
+    answers.push(resolve);
+  }));
+  return { send, answers, answer: (ack: Ack) => answers[answers.length - 1](ack) };
 }

@@ -4,25 +4,18 @@
 // like the tab's identity, newest first, a few dozen at most; a room is forgotten once the
 // player joins it again.
 
+import { readList, writeList } from "./storedList";
+
 const KEY = "lounge.left";
 const KEPT = 40;
 
 function read(): string[] {
-  try {
-    const list: unknown = JSON.parse(sessionStorage.getItem(KEY) ?? "[]");
-    return Array.isArray(list) ? list.filter((code): code is string => typeof code === "string") : [];
-  } catch {
-    return [];
-  }
+  return readList<string>(KEY, (code) => typeof code === "string", sessionStorage);
 }
 
 function write(list: string[]): void {
-  try {
-    if (list.length) sessionStorage.setItem(KEY, JSON.stringify(list.slice(0, KEPT)));
-    else sessionStorage.removeItem(KEY);
-  } catch {
-    // Not remembered: the room page then joins as it did before, which is no worse.
-  }
+  if (list.length) writeList(KEY, list, KEPT, sessionStorage);
+  else sessionStorage.removeItem(KEY);
 }
 
 /** Remembers that this tab left the room `code` on purpose. */

@@ -1,5 +1,6 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { heldSend } from "./fixtures";
 import type { Ack } from "./types";
 import { useSend } from "./useSend";
 
@@ -24,10 +25,7 @@ describe("sending an event from a control", () => {
   });
 
   it("is busy while an event is on its way", async () => {
-    let answer: (ack: Ack) => void = () => undefined;
-    const send = vi.fn(() => new Promise<Ack>((resolve) => {
-      answer = resolve;
-    }));
+    const { send, answer } = heldSend();
     const { result } = renderHook(() => useSend(send));
     let sent: Promise<boolean> = Promise.resolve(true);
     act(() => {
@@ -42,10 +40,7 @@ describe("sending an event from a control", () => {
   });
 
   it("sends nothing more with runAlone while an event is on its way", async () => {
-    let answer: (ack: Ack) => void = () => undefined;
-    const send = vi.fn(() => new Promise<Ack>((resolve) => {
-      answer = resolve;
-    }));
+    const { send, answer } = heldSend();
     const { result } = renderHook(() => useSend(send));
     let first: Promise<boolean | null> = Promise.resolve(null);
     let second: Promise<boolean | null> = Promise.resolve(true);

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { nineLocksView, room, seat, state, view } from "../lib/fixtures";
+import { heldSend, nineLocksView, room, seat, state, view } from "../lib/fixtures";
 import type { Ack, GameInfo, GameState } from "../lib/types";
 import type { LogEntry } from "../lib/useRoom";
 import { BOARD_SETTLE_MS, chooseSeat, curtainText, GameView, revealStillOpen, type GameViewProps } from "./GameView";
@@ -132,10 +132,7 @@ describe("GameView, at the table", () => {
   });
 
   it("asks for a rematch once, and shows no refusal that comes once the next game is on", async () => {
-    const answers: ((ack: Ack) => void)[] = [];
-    const send = vi.fn(() => new Promise<Ack>((resolve) => {
-      answers.push(resolve);
-    }));
+    const { send, answers } = heldSend();
     const over = ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 });
     const { rerender } = render(table("tic-tac-toe", over, { send }));
     const rematch = screen.getByRole("button", { name: "Rematch" });

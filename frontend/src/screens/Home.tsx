@@ -138,7 +138,7 @@ export function moreGamesText(listed: number, shown: number, atMost = LISTED_AT_
 function RoomItem({ room, title }: { room: Room; title: string }): ReactElement {
   const host = hostName(room, "Someone");
   const waiting = room.status === "waiting";
-  const join = waiting && seatFree(room);
+  const join = seatFree(room);
   const status = waiting ? `${room.seats.length}/${room.max_players} seated`
     : room.status === "playing" ? "playing now" : "between games";
   // Joining or watching from the list is on purpose: a room this tab left is not asked about again.

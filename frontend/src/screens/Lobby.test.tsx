@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { room, seat } from "../lib/fixtures";
+import { heldSend, room, seat } from "../lib/fixtures";
 import type { Ack, GamesResponse } from "../lib/types";
 import { LOBBY_QUIET_MS, Lobby } from "./Lobby";
 
@@ -62,10 +62,7 @@ describe("Lobby", () => {
 
   it("sends the ready the player asked for, once for a double click, and shows it at once", async () => {
     vi.useFakeTimers();
-    let answer: (ack: Ack) => void = () => undefined;
-    const send = vi.fn(() => new Promise<Ack>((resolve) => {
-      answer = resolve;
-    }));
+    const { send, answer } = heldSend();
     const seats = (ready: boolean) => [seat(0, "Ada"), seat(1, "Grace", { ready })];
     const { rerender } = render(<Lobby room={room({ seats: seats(false) })} userId="u1" mySeats={[1]} spectator={false}
       send={send} onLeave={vi.fn()} />);
@@ -149,10 +146,7 @@ describe("Lobby", () => {
 
     it("adds one bot for a double click, and holds the seat controls until it is answered, and a moment after", async () => {
       vi.useFakeTimers();
-      let answer: (ack: Ack) => void = () => undefined;
-      const send = vi.fn(() => new Promise<Ack>((resolve) => {
-        answer = resolve;
-      }));
+      const { send, answer } = heldSend();
       host(send);
       const add = screen.getByRole("button", { name: "Add bot" });
       act(() => {
@@ -184,10 +178,7 @@ describe("Lobby", () => {
 
     it("removes, and lets back in, once for a double click, with the buttons held meanwhile", async () => {
       vi.useFakeTimers();
-      const answers: ((ack: Ack) => void)[] = [];
-      const send = vi.fn(() => new Promise<Ack>((resolve) => {
-        answers.push(resolve);
-      }));
+      const { send, answers } = heldSend();
       host(send);
       const remove = screen.getByRole("button", { name: "Remove Grace" });
       act(() => {

@@ -35,11 +35,6 @@ function useLookup(code: string, ask: boolean): Lookup {
   return useLoad<Lookup>(lookup, ask ? code : "").data;
 }
 
-/** Whoever comes in now would watch, not sit: a game is on, or no seat is free. */
-function wouldWatch(room: Room): boolean {
-  return room.status !== "waiting" || !seatFree(room);
-}
-
 /** One line on the room an invite leads to: its game, who hosts it, its seats (`flush`: without
  * a paragraph's margins, in a panel that spaces its lines itself). */
 function RoomLine({ room, flush = false }: { room: Room; flush?: boolean }): ReactElement {
@@ -96,7 +91,7 @@ function AskName({ code, room, onDone }: {
 /** A room this tab left on purpose, opened again (the browser's Back, a reload, the link): what it
  * is now, and a way back in, taken only if the player asks. */
 function LeftRoom({ code, room, onJoin }: { code: string; room: Room | null; onJoin: () => void }): ReactElement {
-  const watch = room !== null && wouldWatch(room);
+  const watch = room !== null && !seatFree(room); // a game is on, or no seat is free
   return (
     <main className="page">
       <div className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} data-testid="left-room">

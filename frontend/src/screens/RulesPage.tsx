@@ -7,7 +7,7 @@ import { useTitle } from "../lib/useTitle";
 
 /** The rules text's title (its first line, when a heading) and the rest: the player count goes
  * between the two, under the game's name. */
-export function splitTitle(rules: string): [string, string] {
+function splitTitle(rules: string): [string, string] {
   const match = /^\s*#[^\n]*(\n|$)/.exec(rules);
   return match ? [match[0], rules.slice(match[0].length)] : ["", rules];
 }
