@@ -112,6 +112,7 @@ class Model:
                 if isinstance(m, dict) and isinstance(m.get("move"), str):
                     args = m.get("args") if isinstance(m.get("args"), list) else []
                     out.append(Choice(seat, m["move"], tuple(args)))
+            out.extend(_unoffered_slap(seat, self.states[seat], out))
         return _without_plain_slaps(out)
 
     def result(self) -> dict | None:
@@ -298,6 +299,21 @@ class Model:
                  "host_disconnected": "the host's connection was lost"}
         self.note(f"The room was closed: {words.get(self.closed_reason, self.closed_reason)}",
                   "error")
+
+
+def _unoffered_slap(seat: int, state: dict, choices: list[Choice]) -> list[Choice]:
+    """A Slapjack seat with no cards is offered a slap only when the pile can be won: listed
+    only then, the slap would point the jack out. Every seat still in the game is given one;
+    the server refuses, in words, a slap that cannot win the pile back."""
+    view = state.get("view")
+    if not isinstance(view, dict) or view.get("game") != "slapjack" or state.get("result"):
+        return []
+    version = view.get("version")
+    if seat in _list(view.get("left")) or not _int(version):
+        return []
+    if any(c.seat == seat and c.move == "slap" for c in choices):
+        return []
+    return [Choice(seat, "slap", (version,))]
 
 
 def _without_plain_slaps(choices: list[Choice]) -> list[Choice]:

@@ -146,6 +146,28 @@ def test_slapjack_offers_one_slap_with_the_pile_version():
     assert commands.play_card(model_for(match, 0)) is None  # seat 0 has just played
 
 
+def test_slapjack_gives_a_seat_with_no_cards_a_slap_on_any_pile():
+    """The rules offer such a seat a slap only when the pile can be won: a numbered slap shown
+    only then would point the jack out. It is always there; the server refuses a useless one."""
+    match, rng = new_match("slapjack", num_players=2, seed=0), random.Random(0)
+    for _ in range(200):
+        if not match.G["stacks"][1] and match.ctx["current"] == 0 and not any(
+                m["move"] == "slap" for m in match.legal_moves(1)):
+            break
+        seat = rng.choice([0, 1])
+        moves = match.legal_moves(seat)
+        if moves:
+            move = rng.choice(moves)
+            match = match.apply(seat, move["move"], *move["args"])
+    else:
+        pytest.fail("seed 0 never left seat 1 without cards on a pile it cannot win")
+    model = model_for(match, 1)
+    assert [c.args for c in model.choices() if c.move == "slap"] == [(match.version,)]
+    assert commands.slap(model).payload == {"move": "slap", "args": [match.version]}
+    finished = model_for(match.drop(0), 1)
+    assert not [c for c in finished.choices() if c.move == "slap"]
+
+
 def hot_seat(match) -> Model:
     """A host who plays seat 0 and, on the same screen, Grace in seat 1, told ``match``."""
     model = new_model()

@@ -3,7 +3,7 @@ import { Card } from "../components/Card";
 import { cardCount, cardName } from "../lib/cards";
 import { movesNamed } from "../lib/moves";
 import { seatName } from "../lib/seats";
-import type { LegalMove, SeatInfo } from "../lib/types";
+import type { LegalMove, SeatInfo, View } from "../lib/types";
 import { useSpaceBar } from "../lib/useSpaceBar";
 import { FaceDownHand, MyArea, Opponents } from "./PlayerBox";
 import { fromOffset, playsNow, whose, type BoardProps } from "./types";
@@ -32,6 +32,16 @@ export const SLAP_QUIET_MS = 350;
 function slapIn(legal: LegalMove[]): LegalMove | undefined {
   const slaps = movesNamed(legal, "slap");
   return slaps.find((m) => m.args.length === 1) ?? slaps[0];
+}
+
+/** The slap a seat's button sends. A seat with no cards is offered a slap only when the pile can be
+ * won: were its button lit only then, it would tell that player what the others must see for
+ * themselves. So it stays pressable for every seat still in the game, and the server refuses,
+ * in words, a slap that cannot win the pile back. */
+function slapFor(legal: LegalMove[], view: View, slapper: number): LegalMove | undefined {
+  const offered = slapIn(legal);
+  if (offered || view.result || view.left.includes(slapper)) return offered;
+  return { move: "slap", args: [view.version] };
 }
 
 /** The version a slap names: the view's version its seat saw (a slap without one: the view shown). */
@@ -124,7 +134,7 @@ export function Slapjack(props: BoardProps): ReactElement {
   };
   // The button's pressed look ends with the board: no state set after it is gone.
   useEffect(() => () => window.clearTimeout(release.current), []);
-  const mySlap = slapIn(legal);
+  const mySlap = seat === null ? undefined : slapFor(legal, view, seat);
   const spaceSlaps = seat !== null && slappers.length === 1;
   useSpaceBar(spaceSlaps && mySlap ? () => slap(seat, mySlap) : null);
 
@@ -138,7 +148,7 @@ export function Slapjack(props: BoardProps): ReactElement {
         <div className="sj-row">
           <SlapPile pile={(view.pile as string[]) ?? []} offset={fromOffset(mover, seat) as CSSProperties} />
           {slappers.map(({ seat: slapper, legal: moves }) => {
-            const move = slapIn(moves);
+            const move = slapFor(moves, view, slapper);
             const shortcut = spaceSlaps ? "space bar" : null;
             const name = slappers.length > 1 ? seatName(seats, slapper) : null;
             const held = waiting(slapper, move);

@@ -268,6 +268,20 @@ describe("Slapjack", () => {
     expect(button).toBeDisabled();
   });
 
+  it("keeps SLAP pressable for a seat with no cards, which is offered a slap only on a pile it can win", () => {
+    const play = vi.fn(async () => false);
+    const v = view("slapjack", { version: 9, pile: ["4H", "7C"], stacks_count: [0, 52], events: [], plays: 5, top: "7C", current: 1 });
+    const { rerender } = render(<Slapjack {...props({ view: v, legal: [], play })} />);
+    const button = screen.getByRole("button", { name: /SLAP!/ });
+    expect(button).toBeEnabled(); // lit only on a jack, it would point the jack out
+    fireEvent.click(button);
+    expect(play).toHaveBeenCalledWith("slap", [9], 0); // the server refuses it, in words
+    rerender(<Slapjack {...props({ view: { ...v, left: [0] }, legal: [], play })} />);
+    expect(button).toBeDisabled();
+    rerender(<Slapjack {...props({ view: { ...v, result: { winner: 1 } }, legal: [], play })} />);
+    expect(button).toBeDisabled();
+  });
+
   it("leaves the space bar to a focused button, and to everyone when no slap is possible", () => {
     const play = vi.fn(async () => true);
     const v = view("slapjack", { version: 7, pile: ["4H"], stacks_count: [20, 30], events: [], plays: 1, top: "4H" });
