@@ -65,8 +65,14 @@ def test_a_turn_that_runs_out_is_played_by_a_bot_and_two_make_the_seat_away(turn
         guest.wait_for(lambda: guest.states[1]["version"] == 1, seconds=4)
         assert "Host's time ran out: a bot played for them" in lines(guest, 1)
         assert not guest.last("room")["seats"][0]["away"]
+        # Every state of that action says a bot made it, so no client says "you played".
+        assert guest.states[1]["stand_in"] == "timeout"
+        assert host.wait_for(lambda: host.states[0]["version"] == 1)
+        assert host.states[0]["stand_in"] == "timeout"
         free = next(m for m in guest.states[1]["legal_moves"])
         guest.ok("move", free)
+        assert host.wait_for(lambda: host.states[0]["version"] == 2)
+        assert host.states[0]["stand_in"] is None  # a person's move
         guest.wait_for(lambda: guest.states[1]["version"] == 3, seconds=4)  # the second one
         away = guest.wait_for(lambda: guest.last("room")["seats"][0]["away"])
         assert away
@@ -77,6 +83,7 @@ def test_a_turn_that_runs_out_is_played_by_a_bot_and_two_make_the_seat_away(turn
         assert timer["away"] and timer["ms_left"] <= 400
         guest.wait_for(lambda: guest.states[1]["version"] == 5, seconds=3)
         assert "A bot played for Host, who is away" in lines(guest, 1)
+        assert guest.states[1]["stand_in"] == "away"
         host.ok("back")
         assert guest.wait_for(lambda: not guest.last("room")["seats"][0]["away"])
         match = requests.get(f"{turn_url}/api/debug/rooms/{room['id']}/match",

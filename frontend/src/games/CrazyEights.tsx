@@ -28,17 +28,20 @@ function suitChoice(move: LegalMove): { text: ReactElement; name: string } {
   };
 }
 
-/** What happened last, in words: "Grace played the 8 of spades and named clubs". */
-function lastMove(view: BoardProps["view"], seats: BoardProps["seats"], seat: number | null, owner: string | null): string {
+/** What happened last, in words: "Grace played the 8 of spades and named clubs", "A bot played
+ * the 4 of hearts for you" (it played the turn of a player who is away or out of time). */
+function lastMove({ view, seats, seat, owner, byBot }: BoardProps): string {
   const last = view.last as { seat: number; move: string } | null;
   if (!last) return "The first card is turned up.";
   // "You" only when this screen has one player: on a hot seat each player is named.
-  const who = last.seat === seat && owner === null ? "You" : seatName(seats, last.seat);
-  if (last.move === "draw") return `${who} drew a card.`;
-  if (last.move === "pass") return `${who} passed.`;
+  const mine = last.seat === seat && owner === null;
+  const who = !mine ? seatName(seats, last.seat) : byBot ? "A bot" : "You";
+  const forYou = mine && byBot ? " for you" : "";
+  if (last.move === "draw") return `${who} drew a card${forYou}.`;
+  if (last.move === "pass") return `${who} passed${forYou}.`;
   const top = view.top as string;
   const named = top.startsWith("8") ? ` and named ${suitOf(view.suit)?.name}` : "";
-  return `${who} played ${theCard(top)}${named}.`;
+  return `${who} played ${theCard(top)}${forYou}${named}.`;
 }
 
 /** What the player may do now, in words (nothing while it is not their turn). */
@@ -132,7 +135,7 @@ export function CrazyEights(props: BoardProps): ReactElement {
           </div>
           <DiscardPile view={view} offset={offset} />
         </div>
-        <p className="direction" data-testid="last-move" style={{ margin: 0 }}>{lastMove(view, seats, seat, owner)}</p>
+        <p className="direction" data-testid="last-move" style={{ margin: 0 }}>{lastMove(props)}</p>
       </div>
 
       {seat !== null && (

@@ -355,6 +355,20 @@ describe("Crazy Eights", () => {
     expect(screen.queryByRole("button", { name: "Pass" })).toBeNull();
   });
 
+  it("says a bot played for you when it played your turn, and you played when you did", () => {
+    const mine = { ...v, top: "4H", suit: "H", last: { seat: 0, move: "play" } };
+    const { rerender } = render(<CrazyEights {...props({ view: mine })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("You played the 4 of hearts.");
+    rerender(<CrazyEights {...props({ view: mine, byBot: true })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("A bot played the 4 of hearts for you.");
+    rerender(<CrazyEights {...props({ view: { ...mine, top: "8D", suit: "S" }, byBot: true })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("A bot played the 8 of diamonds for you and named spades.");
+    rerender(<CrazyEights {...props({ view: { ...mine, last: { seat: 0, move: "draw" } }, byBot: true })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("A bot drew a card for you.");
+    rerender(<CrazyEights {...props({ view: { ...mine, last: { seat: 1, move: "pass" } }, byBot: true })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("Grace passed."); // the log says a bot did
+  });
+
   it("offers a pass after a draw, and hides a hot-seat hand", () => {
     const drawnView = { ...v, stage: "drawn", drawn: "KS", last: { seat: 0, move: "draw" } };
     const play = vi.fn();

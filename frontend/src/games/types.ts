@@ -20,6 +20,9 @@ export interface BoardProps {
   hideHand: boolean;
   /** Whose cards "mine" are, for labels: null for "your", or a hot-seat player's name. */
   owner: string | null;
+  /** A bot made the latest action, playing for its seat's player (their time ran out, or they
+   * are away): "a bot played for you", not "you played". */
+  byBot?: boolean;
   /** The seat that moved last, when known (used to animate cards from its side). */
   mover: number | null;
   /** What the server says of this game (its moves' words, its private keys), once loaded. */

@@ -135,6 +135,8 @@ export interface GameState {
   result: Result;
   version: number;
   can_undo?: boolean;
+  /** Why a bot made the action this state shows for its seat's player, or null: a person did. */
+  stand_in?: "timeout" | "away" | null;
   /** Which game of the room this is: a rematch starts the next round (and version 0 again). */
   round: number;
   /** The game log lines the server wrote for this seat: the new ones, or with `log_full` the

@@ -285,6 +285,7 @@ export function GameView(props: GameViewProps): ReactElement {
           <div className="board" inert={settling} data-testid="board" data-settling={settling || undefined}>
             <Board key={state.round} view={state.view} legal={spectator ? [] : state.legal_moves} seat={seat} seats={seats}
               localSeats={localSeats} play={play} busy={sender.busy || offline} hideHand={hideHand} mover={mover} game={game}
+              byBot={Boolean(state.stand_in)}
               owner={mySeats.length > 1 && seat !== null ? seatName(room.seats, seat) : null} />
           </div>
         </ErrorBoundary>
