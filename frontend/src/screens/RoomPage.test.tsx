@@ -79,9 +79,11 @@ describe("RoomPage for a room this tab left on purpose", () => {
 
   it("says when the game is on that joining again means watching", async () => {
     markLeft("K7MPQ2");
-    server.room = room({ status: "playing" });
+    // The seat this tab left stays at the table, empty, until the game ends: not counted.
+    server.room = room({ status: "playing", seats: [seat(0, "Ada"), seat(1, "Grace"), seat(2, "Linus", { left: true })] });
     await show(<RoomPage code="K7MPQ2" spectate={false} />);
-    expect(await screen.findByTestId("join-room-line")).toHaveTextContent("a game is on, so you would watch");
+    expect(await screen.findByTestId("join-room-line")).toHaveTextContent(
+      "Nine Locks, hosted by Ada: 2 players at the table, a game is on, so you would watch.");
     expect(screen.getByRole("button", { name: "Watch" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Join again" })).toBeNull();
     expect(screen.getByTestId("left-room-note")).toHaveTextContent("you can watch it");

@@ -37,13 +37,21 @@ function useLookup(code: string, ask: boolean): Lookup {
 
 /** One line on the room an invite leads to: its game, who hosts it, its seats (`flush`: without
  * a paragraph's margins, in a panel that spaces its lines itself). */
+function atTable(players: number): string {
+  return `${players} ${players === 1 ? "player" : "players"} at the table`;
+}
+
 function RoomLine({ room, flush = false }: { room: Room; flush?: boolean }): ReactElement {
   const host = hostName(room, "someone");
+  // Before the game, who has sat down; during it, who still plays (a seat whose player left stays
+  // at the table, empty, until the game ends).
+  const seated = room.status === "waiting" ? `${room.seats.length} of ${room.max_players} seats taken`
+    : atTable(room.seats.filter((s) => !s.left).length);
   const state = room.status !== "waiting" ? "a game is on, so you would watch"
     : seatFree(room) ? "waiting to start" : "waiting to start, with no seat free, so you would watch";
   return (
     <p className="muted" data-testid="join-room-line" style={flush ? { margin: 0 } : undefined}>
-      {room.title}, hosted by {host}: {room.seats.length} of {room.max_players} seats taken, {state}.
+      {room.title}, hosted by {host}: {seated}, {state}.
     </p>
   );
 }
