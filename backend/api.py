@@ -63,6 +63,12 @@ def current_user() -> str:
 
 def json_body() -> dict:
     """The request's JSON object; bad_request for anything else."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    # A chunked body says no length: Werkzeug stops reading it at the limit, and the JSON cut
+    # off there would be called malformed.
+    if request.content_length is None and len(request.get_data()) >= limit:
+        raise LoungeError("payload_too_large", f"The request body is too large: at most "
+                                               f"{limit // 1024} KiB")
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise LoungeError("bad_request", "The request body must be a JSON object")
@@ -113,7 +119,7 @@ def list_rooms() -> ResponseReturnValue:
 @api.get("/rooms/<key>")
 def get_room(key: str) -> ResponseReturnValue:
     """One room by its code (any case) or its id."""
-    return jsonify(lounge_context().rooms.room_summary(key[:64]))
+    return jsonify(lounge_context().rooms.room_summary(key.strip()[:64]))
 
 
 @api.get("/health")

@@ -76,24 +76,49 @@ def guard_polling_posts(server: Any) -> None:
     handle: Callable[[dict, Callable], Any] = eio.handle_request
 
     def handle_request(environ: dict, start_response: Callable) -> Any:
+        _forget_closed_session(eio, environ)
         if environ.get("REQUEST_METHOD") != "POST":
             return handle(environ, start_response)
-        length = _content_length(environ)
-        if length is None or length > eio.max_http_buffer_size:
+        try:
+            body = _body(environ, eio.max_http_buffer_size)
+        except (OSError, ValueError):  # a chunked body that breaks off, or is no chunks
+            return _refuse_post(eio, environ, start_response, "400 Bad Request")
+        if body is None:
             return _refuse_post(eio, environ, start_response, "413 Content Too Large")
-        body = environ["wsgi.input"].read(length)
         if not _readable_payload(body):
             return _refuse_post(eio, environ, start_response, "400 Bad Request")
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
         return handle(environ, start_response)
 
     eio.handle_request = handle_request
 
 
-def _content_length(environ: dict) -> int | None:
+def _forget_closed_session(eio: Any, environ: dict) -> None:
+    """Drop a session that was closed but is still listed (a refused POST, or the client's own
+    close packet): Engine.IO's POST would raise at it, an empty 500, where an unknown session
+    gets its 400."""
+    sid = _sid(environ)
+    session = eio.sockets.get(sid)
+    if session is not None and session.closed:
+        eio.sockets.pop(sid, None)
+
+
+def _body(environ: dict, limit: int) -> bytes | None:
+    """A POST's body, or None when it is longer than ``limit`` (or says no length it has). A
+    chunked body (no Content-Length) is read up to one byte past ``limit``."""
+    if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        body = environ["wsgi.input"].read(limit + 1)
+        return body if len(body) <= limit else None
     text = environ.get("CONTENT_LENGTH") or "0"
-    return int(text) if text.isdigit() else None
+    if not text.isdigit() or int(text) > limit:
+        return None
+    return environ["wsgi.input"].read(int(text))
+
+
+def _sid(environ: dict) -> str:
+    return parse_qs(environ.get("QUERY_STRING", "")).get("sid", [""])[0]
 
 
 def _readable_payload(body: bytes) -> bool:
@@ -105,8 +130,7 @@ def _readable_payload(body: bytes) -> bool:
 
 
 def _refuse_post(eio: Any, environ: dict, start_response: Callable, status: str) -> list[bytes]:
-    sid = parse_qs(environ.get("QUERY_STRING", "")).get("sid", [""])[0]
-    session = eio.sockets.get(sid)
+    session = eio.sockets.get(_sid(environ))
     if session is not None:
         session.close(wait=False)  # not waiting for a poll: the client is waiting for this POST
     start_response(status, [("Content-Type", "text/plain"), ("Connection", "close")])

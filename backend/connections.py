@@ -140,9 +140,14 @@ class GuardedProtocol(eventlet.wsgi.HttpProtocol):
         plain = self.rfile
         self.rfile = _DeadlineReader(plain, self)  # what the body (wsgi.input) is read from
         try:
-            return super().get_environ()
+            environ = super().get_environ()
         finally:
             self.rfile = plain
+        # A chunked body ends where its last chunk says: Werkzeug reads one only when told so
+        # (without it, a chunked JSON body reads as empty).
+        if getattr(environ.get("wsgi.input"), "chunked_input", False):
+            environ["wsgi.input_terminated"] = True
+        return environ
 
 
 def descriptor_budget(wanted: int) -> int:

@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -55,7 +55,12 @@ def too_long(environ: dict, start_response: Callable) -> list[bytes]:
                                         ("Content-Length", str(len(TOO_LONG)))])
     return [TOO_LONG]
 
+INTERNAL = json.dumps(error_body("internal", "Something went wrong on the server")).encode()
+#: Printable ASCII but the space and ``%``: what a log line shows of a client's text unescaped.
+LOGGED_AS_IS = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != "%")
+
 access_log = logging.getLogger("lounge.access")
+log = logging.getLogger(__name__)
 
 
 def _networks(addresses: Iterable[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network,
@@ -110,12 +115,22 @@ class Edge:
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             present = {name.lower() for name, _ in headers}
             headers.extend(h for h in SECURITY_HEADERS if h[0].lower() not in present)
-            if self.log and not answered:
+            if not answered:
                 answered.append(status)
-                self._line(environ, status.split(" ", 1)[0], started)
+                if self.log:
+                    self._line(environ, status.split(" ", 1)[0], started)
             return start_response(status, headers, exc_info)
 
-        result = inner(environ, start)
+        try:
+            result = inner(environ, start)
+        except OSError:  # the connection ended (a WebSocket's, under Werkzeug): the server's
+            raise
+        except Exception:  # what no handler caught (Flask's own answer its errors)
+            log.exception("%s %s failed", environ.get("REQUEST_METHOD"),
+                                _printable(environ.get("PATH_INFO", "")))
+            if answered:  # too late for an answer of ours: the server closes the connection
+                raise
+            return internal_error(start)
         if self.log and not answered:  # a WebSocket: the app wrote "101" itself, now closed
             self._line(environ, "101", started)
         return result
@@ -123,9 +138,23 @@ class Edge:
     @staticmethod
     def _line(environ: dict, status: str, started: float) -> None:
         # ProxyFix changed REMOTE_ADDR in this same environ: this is the client's address.
-        access_log.info("%s %s %s %s %.1fms", environ.get("REMOTE_ADDR", "-"),
-                        environ.get("REQUEST_METHOD", "-"), environ.get("PATH_INFO", "-")[:200],
+        access_log.info("%s %s %s %s %.1fms", _printable(environ.get("REMOTE_ADDR", "-")),
+                        _printable(environ.get("REQUEST_METHOD", "-")),
+                        _printable(environ.get("PATH_INFO", "-"))[:200],
                         status, (time.monotonic() - started) * 1000)
+
+
+def internal_error(start_response: Callable) -> list[bytes]:
+    """The answer to a request whose handler raised: the lounge's JSON error, no traceback."""
+    start_response("500 Internal Server Error", [("Content-Type", "application/json"),
+                                                 ("Content-Length", str(len(INTERNAL)))])
+    return [INTERNAL]
+
+
+def _printable(text: str) -> str:
+    """``text`` for a log line: spaces, controls (a line break, a terminal's escape) and
+    anything not ASCII percent-escaped, so that no client can write a line of its own."""
+    return quote(text, safe=LOGGED_AS_IS)
 
 
 def _url_length(environ: dict) -> int:

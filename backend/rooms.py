@@ -211,6 +211,7 @@ class Room:
             return
         for seat in seats:
             self.seats[seat].left = True
+            self.seats[seat].away = False  # gone, not away: nobody will be back for it
             self.bots.pop(seat, None)
             if self.status == PLAYING:
                 self._drop(seat)
@@ -241,10 +242,16 @@ class Room:
         return self._add_seat(Seat("bot", self._bot_name(level), None, level=level, ready=True))
 
     def _bot_name(self, level: str) -> str:
-        """"Bot 1 (hard)", "Bot 2 (easy)": a number no bot at the table has, so names differ."""
-        taken = {seat.name.split(" ")[1] for seat in self.seats if seat.kind == "bot"}
-        number = next(n for n in range(1, len(self.seats) + 2) if str(n) not in taken)
-        return f"Bot {number} ({level})"
+        """"Bot 1 (hard)", "Bot 2 (easy)": a number no bot at the table has, in a name nobody in
+        the room goes by (a player may have joined as "Bot 1 (easy)")."""
+        numbers = {seat.name.split(" ")[1] for seat in self.seats if seat.kind == "bot"}
+        names = {s.name.casefold() for s in self.seats}
+        names |= {n.casefold() for n in self.spectators.values()}
+        for n in count(1):
+            name = f"Bot {n} ({level})"
+            if str(n) not in numbers and name.casefold() not in names:
+                return name
+        raise AssertionError("unreachable")
 
     def add_local(self, user_id: str, name: str) -> int:
         """The host adds a hot-seat player that the host's connection plays; its seat."""

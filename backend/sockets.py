@@ -27,6 +27,7 @@ from socketio.exceptions import ConnectionRefusedError as Refused
 from .auth import TokenSigner
 from .config import Config
 from .errors import LoungeError, error_body, validation_message
+from .handshakes import limit_pending
 from .ratelimit import KeyedLimiter
 from .rooms import Room
 from .schemas import SOCKET_SCHEMAS, Remembered
@@ -76,6 +77,9 @@ class LoungeSockets:
                                    max_keys=100_000)
         per_minute = config.CONNECT_RATE_PER_MINUTE
         self.new_connections = KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
+        # Engine.IO sessions not signed in yet: as many an address, for REQUEST_TIMEOUT_SECONDS
+        self.pending = limit_pending(self.server, config.REQUEST_TIMEOUT_SECONDS,
+                                     config.MAX_CONNECTIONS_PER_ADDRESS)
         self.node: str | None = None  # cluster mode: this process's name, in connection names
         self.resolve: Callable[[str], str] = _unset
         self.dispatch: Dispatch = _unset
@@ -167,6 +171,7 @@ class LoungeSockets:
         mine.add(sid)
         self.by_address[address] = self.by_address.get(address, 0) + 1
         self.connections[sid] = Connection(sid, user_id, address=address)
+        self.pending.signed_in(sid)
         return True
 
     def on_disconnect(self, sid: str, reason: object = None) -> None:

@@ -36,7 +36,7 @@ def spa(path: str = "") -> ResponseReturnValue:
     built. index.html is checked again at every load, so that after a deploy a browser asks for
     the new build's assets; those are kept for a year. An asset that is not there is a 404 (a
     page from an older build), never index.html in its place."""
-    if path.startswith(("api/", "socket.io")):
+    if path == "api" or path.startswith(("api/", "socket.io")):
         raise LoungeError("not_found", "There is no such page")
     dist = dist_folder()
     if not (dist / "index.html").is_file():

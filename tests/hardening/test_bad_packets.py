@@ -13,7 +13,7 @@ import pytest
 import requests
 import websocket
 
-from tests.server.harness import Player, create_room
+from tests.server.harness import Player, create_room, new_session
 
 from .helpers import lenient_server
 from .test_binary import assert_closed_for_good, closed_within, polling_session, signed_in
@@ -63,6 +63,31 @@ def test_a_polling_post_that_is_no_engineio_payload_is_refused_and_ends_the_sess
     poll = polling_session(server)
     answer = requests.post(poll, data=body, timeout=5)
     assert answer.status_code == 400 and "Traceback" not in answer.text
+    assert requests.post(poll, data=b"40{}", timeout=5).status_code == 400  # was an empty 500
+    assert requests.get(poll, timeout=5).status_code == 400  # the session is gone
+
+
+def test_a_post_after_the_clients_own_close_packet_is_a_400(server):
+    poll = polling_session(server)
+    assert requests.post(poll, data=b"1", timeout=5).text == "OK"
+    for _ in range(2):  # Engine.IO raised at the closed session: an empty 500
+        assert requests.post(poll, data=b"40{}", timeout=5).status_code == 400
+
+
+def chunks(text: str):
+    """A body sent in chunks (requests then sends no Content-Length)."""
+    data = text.encode()
+    yield from (data[i:i + 7] for i in range(0, len(data), 7))
+
+
+def test_a_chunked_polling_post_is_read_whole_or_refused_when_too_long(server):
+    poll = polling_session(server, signed=False)
+    token = new_session(server.url)["token"]
+    signed = requests.post(poll, data=chunks("40" + json.dumps({"token": token})), timeout=5)
+    assert signed.text == "OK"  # it was taken for an empty body, and the packet lost
+    assert requests.get(poll, timeout=5).text.startswith("40{")
+    answer = requests.post(poll, data=chunks("x" * TOO_LONG), timeout=5)
+    assert answer.status_code == 413
     assert requests.get(poll, timeout=5).status_code == 400  # the session is gone
 
 

@@ -75,6 +75,20 @@ def test_malformed_or_absurd_rest_bodies_are_bad_requests(server):
     ok = requests.post(f"{server.url}/api/rooms", headers=headers, timeout=10,
                        json={"game": "tic-tac-toe", "name": "Ada", "public": False})
     assert ok.status_code == 201
+    # A chunked body (no Content-Length) is read as any other: it was taken for no body at all.
+    headers["Authorization"] = f"Bearer {new_session(server.url)['token']}"  # one room each
+    chunked = requests.post(f"{server.url}/api/rooms", headers=headers, timeout=10,
+                            data=iter([b'{"game": "tic-tac-', b'toe", "name": "Chunky"}']))
+    assert chunked.status_code == 201 and chunked.json()["seats"][0]["name"] == "Chunky"
+    too_big = requests.post(f"{server.url}/api/rooms", headers=headers, timeout=10,
+                            data=iter([b'{"game": "tic-tac-toe", "name": "', b"x" * 70_000]))
+    assert too_big.status_code == 413 and too_big.json()["error"]["code"] == "payload_too_large"
+
+
+def test_api_without_a_slash_is_a_json_404_not_the_page(server):
+    for path in ("/api", "/api/", "/api/nothing"):
+        answer = requests.get(f"{server.url}{path}", timeout=10)
+        assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
 
 
 def test_absurd_numbers_in_query_strings_are_bad_requests(server):

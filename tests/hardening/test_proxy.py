@@ -3,6 +3,7 @@ headers of trusted proxies (FORWARDED_ALLOW_IPS) only."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -121,3 +122,27 @@ def test_own_origin_compares_scheme_host_and_port():
     assert not is_own_origin("https://lounge.example:444", environ)
     for junk in ("null", "", "https://", "https://lounge.example:99999", "javascript:1"):
         assert not is_own_origin(junk, environ)
+
+
+def test_no_client_can_write_a_line_of_its_own_into_the_access_log(direct):
+    """What a client sends (its path, its method) is logged with its controls, spaces and
+    anything not ASCII escaped: a line break or a terminal's escape in a path stays in it."""
+    forged = "/x%0Aaccess:%20203.0.113.9%20POST%20/api/rooms%20201%200.1ms%1B%5B31m%E2%80%AE"
+    assert requests.get(direct.url + forged, timeout=5).status_code == 404  # no such page
+    time.sleep(0.3)
+    log = direct.output()
+    assert "access: 127.0.0.1 GET /x%0Aaccess:%20203.0.113.9%20POST" in log
+    assert "\naccess: 203.0.113.9" not in log and "\x1b" not in log and "\u202e" not in log
+
+
+def test_an_error_no_handler_caught_is_a_json_500_and_logged(caplog):
+    def broken(environ, start_response):
+        raise KeyError("Session is disconnected")
+
+    answers = []
+    body = Edge(broken, log=False)({"REQUEST_METHOD": "POST", "PATH_INFO": "/socket.io/"},
+                                   lambda status, headers, exc_info=None: answers.append(status))
+    assert answers == ["500 Internal Server Error"]
+    error = json.loads(b"".join(body))["error"]
+    assert error == {"code": "internal", "message": "Something went wrong on the server"}
+    assert "POST /socket.io/ failed" in caplog.text and "Session is disconnected" in caplog.text

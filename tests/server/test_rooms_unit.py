@@ -161,6 +161,14 @@ def test_bots_get_names_no_other_bot_at_the_table_has():
     assert [s.name for s in room.seats[1:]] == ["Bot 1 (hard)", "Bot 3 (normal)", "Bot 2 (easy)"]
 
 
+def test_a_bot_is_not_named_as_a_player_who_took_a_bot_like_name():
+    _, room = lounge_with_room("poker99")
+    room.attach("c1", GUEST, "bot 1 (EASY)", False)
+    room.attach("c2", OTHER, "Bot 2 (easy)", True)  # watching
+    room.add_bot(HOST, "easy")
+    assert [s.name for s in room.seats] == ["Ada", "bot 1 (EASY)", "Bot 3 (easy)"]
+
+
 def test_chat_history_keeps_the_last_hundred():
     lounge, room = lounge_with_room()
     for i in range(130):
