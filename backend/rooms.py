@@ -350,11 +350,20 @@ class Room:
     def undo(self, user_id: str, seat: int | None = None) -> int:
         """Take back the user's last move (where the game allows it); the new version."""
         index = self._acting_seat(user_id, seat, for_undo=True)
+        if self.match.version in self.stand_ins:
+            raise LoungeError("invalid_move", "A bot made that move for you: it cannot be "
+                                              "taken back")
         try:
             self.match = self.match.undo(index)
         except InvalidMove as exc:
             raise LoungeError("invalid_move", exc.message) from None
         return self.match.version
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether the seat may take back the last move: its own, as the rules allow, and not
+        one a bot made for it (a take-back would give its player the turn's time again)."""
+        return self.match is not None and self.match.version not in self.stand_ins and (
+            self.match.can_undo(seat))
 
     def _acting_seat(self, user_id: str, seat: int | None, for_undo: bool = False) -> int:
         self._check_status(PLAYING, "No game is being played in this room")
@@ -368,7 +377,7 @@ class Room:
         if len(own) == 1:
             return own[0]
         m = self.match
-        able = [s for s in own if (m.can_undo(s) if for_undo else m.legal_moves(s))]
+        able = [s for s in own if (self.can_undo(s) if for_undo else m.legal_moves(s))]
         if len(able) == 1:
             return able[0]
         raise LoungeError("bad_request", "You play several seats: say which one with \"seat\"")

@@ -58,7 +58,7 @@ def state(room: Room, seat: int | None, full_log: bool = False) -> dict:
     return {"round": room.round, "seat": seat, "view": view,
             "legal_moves": m.legal_moves(seat), "active_seats": m.active_seats,
             "result": m.result, "version": m.version,
-            "can_undo": seat is not None and m.can_undo(seat),
+            "can_undo": seat is not None and room.can_undo(seat),
             "stand_in": room.stand_ins.get(m.version),
             "turn_timer": turn_timer(room), **log}
 

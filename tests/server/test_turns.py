@@ -69,6 +69,11 @@ def test_a_turn_that_runs_out_is_played_by_a_bot_and_two_make_the_seat_away(turn
         assert guest.states[1]["stand_in"] == "timeout"
         assert host.wait_for(lambda: host.states[0]["version"] == 1)
         assert host.states[0]["stand_in"] == "timeout"
+        # Not the host's own move to take back: that would give them the turn's time again.
+        assert not host.states[0]["can_undo"]
+        refused = host.call("undo", {})["error"]
+        assert refused == {"code": "invalid_move",
+                           "message": "A bot made that move for you: it cannot be taken back"}
         free = next(m for m in guest.states[1]["legal_moves"])
         guest.ok("move", free)
         assert host.wait_for(lambda: host.states[0]["version"] == 2)
