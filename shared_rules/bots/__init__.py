@@ -1,10 +1,10 @@
 """Bots that fill empty seats, by game and level.
 
-``easy`` plays any legal move; ``normal`` plays by each game's rules of thumb; ``hard`` searches
-(Monte Carlo tree search on hands sampled from its own view) for about a second per move. A game
-with no rule-of-thumb bot in :data:`RULE_OF_THUMB` plays any legal move at ``normal``, and a game
-the search cannot sample (no ``determinize``) plays at ``hard`` as at ``normal``: bots play every
-game from the start.
+``easy`` plays any legal move (in Slapjack, a careless player: see :data:`EASY`); ``normal``
+plays by each game's rules of thumb; ``hard`` searches (Monte Carlo tree search on hands
+sampled from its own view) for about a second per move. A game with no rule-of-thumb bot in
+:data:`RULE_OF_THUMB` plays any legal move at ``normal``, and a game the search cannot sample
+(no ``determinize``) plays at ``hard`` as at ``normal``: bots play every game from the start.
 """
 
 from collections.abc import Callable
@@ -15,7 +15,7 @@ from .crazy_eights import CrazyEightsBot
 from .mcts import HARD_SECONDS, make_hard_bot
 from .nine_locks import NineLocksBot
 from .poker99 import Poker99Bot
-from .slapjack import SlapjackBot
+from .slapjack import EasySlapjackBot, SlapjackBot
 from .tic_tac_toe import TicTacToeBot
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -28,6 +28,11 @@ RULE_OF_THUMB: dict[str, Callable[[int | None], Bot]] = {
     "crazy-eights": CrazyEightsBot,
 }
 
+#: Where any legal move makes no game: a random slap in Slapjack costs three cards.
+EASY: dict[str, Callable[[int | None], Bot]] = {
+    "slapjack": EasySlapjackBot,
+}
+
 
 def make_bot(slug: str, level: str, seed: int | None = None, *,
              seconds: float | None = HARD_SECONDS, iterations: int | None = None) -> Bot:
@@ -38,7 +43,7 @@ def make_bot(slug: str, level: str, seed: int | None = None, *,
         raise ValueError(f"There is no game called {slug!r}")
     rule_of_thumb = RULE_OF_THUMB.get(slug, RandomBot)
     if level == "easy":
-        return RandomBot(seed)
+        return EASY.get(slug, RandomBot)(seed)
     if level == "normal":
         return rule_of_thumb(seed)
     if level == "hard" and (game.real_time or game.determinize is None):

@@ -503,6 +503,23 @@ def test_the_bots_slap_stays_good_when_a_jack_lands_on_its_jack_first():
     assert won.G["events"][-1]["kind"] == "good" and won.ctx["current"] == 1
 
 
+def test_the_easy_bot_slaps_jacks_misses_pairs_and_now_and_then_mistakes_a_face_card():
+    """Not a random slapper (which gave its stack away three cards at a time, on any pile)."""
+    bot = make_bot("slapjack", "easy", 1)
+    jack = at(table([["5C"], ["6D"]], ["9H", "JS"]))
+    assert bot.choose(jack.view(1), jack.legal_moves(1)) == {"move": "slap", "args": [10]}
+    pair = at(table([["5C"], ["6D"]], ["9H", "9S"]))
+    assert bot.choose(pair.view(1), pair.legal_moves(1)) is None
+    assert bot.choose(pair.view(0), pair.legal_moves(0)) == {"move": "play", "args": []}
+    slapped = at(table([["5C"], ["6D"]], ["9H", "JS"], slapped=True))
+    assert bot.choose(slapped.view(1), slapped.legal_moves(1)) is None
+    plain = at(table([["5C"], ["6D"]], ["9H", "4S"]))
+    assert all(bot.choose(plain.view(1), plain.legal_moves(1)) is None for _ in range(200))
+    queen = at(table([["5C"], ["6D"]], ["9H", "QS"]))
+    slaps = sum(bot.choose(queen.view(1), queen.legal_moves(1)) is not None for _ in range(1000))
+    assert 100 < slaps < 200  # EASY_MISTAKES, 0.15
+
+
 def bot_game(levels: list[str], seed: int, max_actions: int = 20_000) -> Match:
     """A game between bots; at each step the seats are asked in a random order (who is quickest)
     and the first that wants to act does. Every move a bot makes must be legal."""
