@@ -272,7 +272,7 @@ class Room:
         self._check_host(user_id)
         self._check_status(WAITING, "Seats can only be removed before the game starts")
         if index == 0:
-            raise LoungeError("forbidden", "The host's seat cannot be removed")
+            raise LoungeError("forbidden", "The host’s seat cannot be removed")
         if index >= len(self.seats):
             raise LoungeError("not_found", f"There is no seat {index}")
         seat = self.seats.pop(index)

@@ -68,7 +68,7 @@ def stand_in_line(reason: str | None, names: Names, seat: int) -> list[str]:
         return []
     name = who(names, seat)
     if reason == "timeout":
-        return [f"{name}'s time ran out: a bot played for them"]
+        return [f"{name}’s time ran out: a bot played for them"]
     return [f"A bot played for {name}, who is away"]
 
 

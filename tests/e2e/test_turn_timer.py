@@ -18,7 +18,7 @@ from tests.live_server import Server
 from .conftest import DESKTOP, DIST, PHONE, SERVER_ENV
 from .helpers import host_room, join_by_code, ready_and_start, shot, two_tabs
 
-RAN_OUT = "Ada's time ran out: a bot played for them"
+RAN_OUT = "Ada’s time ran out: a bot played for them"
 SIZES = [("desktop", DESKTOP), ("phone", PHONE)]
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shared_rules import new_match, replay_document
 
-TIME_RAN_OUT = "Ada's time ran out: a bot played for them"
+TIME_RAN_OUT = "Ada’s time ran out: a bot played for them"
 
 
 def stored(match, actors: dict[int, str]) -> dict:

@@ -63,7 +63,7 @@ def test_a_turn_that_runs_out_is_played_by_a_bot_and_two_make_the_seat_away(turn
     try:
         # Host lets the first turn run out: the easy bot plays it, and the log says so.
         guest.wait_for(lambda: guest.states[1]["version"] == 1, seconds=4)
-        assert "Host's time ran out: a bot played for them" in lines(guest, 1)
+        assert "Host’s time ran out: a bot played for them" in lines(guest, 1)
         assert not guest.last("room")["seats"][0]["away"]
         # Every state of that action says a bot made it, so no client says "you played".
         assert guest.states[1]["stand_in"] == "timeout"
@@ -112,7 +112,7 @@ def test_a_turn_of_several_steps_has_one_clock_and_the_bot_plays_it_all(turn_url
         assert host.states[0]["turn_timer"]["ends_at"] == first["ends_at"]  # the same clock
         guest.wait_for(lambda: guest.states[1]["view"]["current"] == 1, seconds=4)
         said = lines(guest, 1)
-        assert said.count("Host's time ran out: a bot played for them") == 1, said
+        assert said.count("Host’s time ran out: a bot played for them") == 1, said
         assert not guest.last("room")["seats"][0]["away"]
         match = requests.get(f"{turn_url}/api/debug/rooms/{room['id']}/match",
                              timeout=TIMEOUT).json()
@@ -175,7 +175,7 @@ def test_the_deadline_survives_a_restart_and_the_replay_shows_who_acted(tmp_path
         replay = requests.get(f"{server.url}/api/matches/{games[0]['id']}",
                               timeout=TIMEOUT).json()
         assert [s.get("actor") for s in replay["steps"]] == [None, "timeout"]
-        assert replay["steps"][1]["log"][0] == "Host's time ran out: a bot played for them"
+        assert replay["steps"][1]["log"][0] == "Host’s time ran out: a bot played for them"
         back.drop()
     finally:
         output = server.stop()

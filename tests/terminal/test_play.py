@@ -251,7 +251,7 @@ def test_refusals_and_typing_nonsense_never_crash(terms, server):
     ada.wait("Bot levels are: easy, normal")
     ada.type("\x1b[A\x1b[D\x1bOP\x07\x00 " + "x" * 600 + "\x7f" * 3 + "\x15")  # keys, then Ctrl-U
     ada.line("/kick 0")
-    ada.wait("The host's seat cannot be removed")
+    ada.wait("The host’s seat cannot be removed")
     ada.line("/bot")
     ada.wait(r"Bot 1 \(normal\)")
     ada.line("/start")
