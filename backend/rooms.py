@@ -266,15 +266,18 @@ class Room:
         self.seats.append(seat)
         return len(self.seats) - 1
 
-    def remove_seat(self, user_id: str, index: int) -> None:
+    def remove_seat(self, user_id: str, index: int, name: str | None = None) -> None:
         """The host frees a seat before the start; a removed human may only watch this room
-        from now on (until the host lets them back in with :meth:`allow`)."""
+        from now on (until the host lets them back in with :meth:`allow`). ``name``: who the
+        host saw there; seats move up when a player leaves, and the next one must not pay."""
         self._check_host(user_id)
         self._check_status(WAITING, "Seats can only be removed before the game starts")
         if index == 0:
             raise LoungeError("forbidden", "The host’s seat cannot be removed")
         if index >= len(self.seats):
             raise LoungeError("not_found", f"There is no seat {index}")
+        if name is not None and self.seats[index].name.casefold() != name.casefold():
+            raise LoungeError("bad_state", "That seat has changed (someone left): look again")
         seat = self.seats.pop(index)
         if seat.kind == "human":
             self.removed[seat.user_id] = seat.name

@@ -127,6 +127,11 @@ class SeatSchema(Schema):
     seat = StrictInt(required=True, validate=validate.Range(min=0, max=63))
 
 
+class RemoveSeatSchema(SeatSchema):
+    # The name the host saw in that seat: seats move up when a player leaves before the start.
+    name = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+
+
 class MoveSchema(Schema):
     move = fields.String(required=True, validate=validate.Length(min=1, max=32))
     args = MoveArgs(load_default=list)
@@ -178,7 +183,7 @@ SOCKET_SCHEMAS: dict[str, Schema] = {
     "ready": ReadySchema(),
     "add_bot": AddBotSchema(),
     "add_local": AddLocalSchema(),
-    "remove_seat": SeatSchema(),
+    "remove_seat": RemoveSeatSchema(),
     "allow": AllowSchema(),
     "start": EmptySchema(),
     "rematch": EmptySchema(),

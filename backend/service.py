@@ -224,7 +224,8 @@ class LoungeService:
 
     def remove_seat(self, caller: Caller, data: dict) -> None:
         """Host only: free a seat before the start."""
-        self._change(caller, lambda room: room.remove_seat(caller.user_id, data["seat"]))
+        self._change(caller, lambda room: room.remove_seat(caller.user_id, data["seat"],
+                                                           data.get("name")))
 
     def allow(self, caller: Caller, data: dict) -> None:
         """Host only: let a removed player take a seat again."""

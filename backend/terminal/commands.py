@@ -104,7 +104,10 @@ def _local(rest: str, model: Model) -> Action:
 def _kick(rest: str, model: Model) -> Action:
     if not rest.isdigit():
         return note("Say which seat: /kick SEAT (a number)")
-    return send("remove_seat", {"seat": int(rest)})
+    seat = int(rest)
+    shown = [s.get("name") for s in model.seats() if s.get("seat") == seat]
+    # The name on screen: if the seats moved up meanwhile, the server refuses, not removes.
+    return send("remove_seat", {"seat": seat, **({"name": shown[0]} if shown else {})})
 
 
 def _undo(rest: str, model: Model) -> Action:

@@ -161,6 +161,19 @@ def test_bots_get_names_no_other_bot_at_the_table_has():
     assert [s.name for s in room.seats[1:]] == ["Bot 1 (hard)", "Bot 3 (normal)", "Bot 2 (easy)"]
 
 
+def test_a_removal_names_who_the_host_saw_so_a_seat_that_moved_up_is_not_removed():
+    _, room = lounge_with_room("poker99")
+    room.attach("c1", GUEST, "Linus", False)
+    room.attach("c2", OTHER, "Zoe", False)
+    room.leave(GUEST)  # Zoe moves up to seat 1 as the host clicks Linus's "Remove"
+    with pytest.raises(LoungeError) as err:
+        room.remove_seat(HOST, 1, "linus")
+    assert code_of(err) == "bad_state" and "seat has changed" in err.value.message
+    assert [s.name for s in room.seats] == ["Ada", "Zoe"] and not room.removed
+    room.remove_seat(HOST, 1, "ZOE")
+    assert [s.name for s in room.seats] == ["Ada"] and list(room.removed.values()) == ["Zoe"]
+
+
 def test_a_bot_is_not_named_as_a_player_who_took_a_bot_like_name():
     _, room = lounge_with_room("poker99")
     room.attach("c1", GUEST, "bot 1 (EASY)", False)

@@ -227,7 +227,9 @@ def test_lines_become_commands_chat_or_notes():
     assert commands.parse("/BOT Easy", model).payload == {"level": "easy"}
     assert commands.parse("/bot hard", model).kind == "note"
     assert commands.parse("/kick x", model).kind == "note"
-    assert commands.parse("/kick 2", model).payload == {"seat": 2}
+    assert commands.parse("/kick 2", model).payload == {"seat": 2}  # a seat not on screen
+    model.on_room(room("poker99", 3, "waiting"))  # with the name shown, so a moved seat is safe
+    assert commands.parse("/kick 2", model).payload == {"seat": 2, "name": "Cy"}
     assert commands.parse("/start", model).event == "start"
     assert commands.parse("/ready", model).payload == {"ready": True}
     assert commands.parse("/quit", model).kind == "quit"
