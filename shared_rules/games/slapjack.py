@@ -26,6 +26,9 @@ PLAY_LIMIT = 2000
 BAD_SLAP_COST = 3
 EVENTS_KEPT = 8
 REASON_WORDS = {"jack": "a jack", "pair": "a pair", "sandwich": "a sandwich"}
+# A late slap: the pile was slapped already (perhaps wrongly, perhaps by the same player), or
+# taken since the version the slap named.
+LATE_WORDS = {"slapped": "a pile already slapped", "taken": "too late"}
 
 
 def setup(t: Turn) -> dict:
@@ -86,7 +89,8 @@ def slap(G: dict, t: Turn, version: int | None = None) -> dict:
     a pile that stays slappable (a jack on a jack, a pair on a pair) does not make it late."""
     if version is not None:
         _check_version(version, t.version)
-    late = G["pile_slapped"] or (version is not None and version < G["pile_version"])
+    late = ("slapped" if G["pile_slapped"]
+            else "taken" if version is not None and version < G["pile_version"] else None)
     reason = None if late else slap_reason(G["pile"])
     if reason is not None:
         return _good_slap(G, t, reason)
@@ -112,8 +116,9 @@ def _good_slap(G: dict, t: Turn, reason: str) -> dict:
             "pile_slapped": False, "events": _log(G, event)}
 
 
-def _bad_slap(G: dict, t: Turn, late: bool) -> dict:
-    """A wrong or late slap: the slapper's top three cards go face up under the pile."""
+def _bad_slap(G: dict, t: Turn, late: str | None) -> dict:
+    """A wrong or late slap (``late``: the pile was already "slapped", or "taken" since the
+    version the slap named): the slapper's top three cards go face up under the pile."""
     seat, version = t.seat, t.version + 1
     stack = G["stacks"][seat]
     given = stack[:BAD_SLAP_COST]
@@ -122,10 +127,10 @@ def _bad_slap(G: dict, t: Turn, late: bool) -> dict:
     if seat == t.current and not stacks[seat]:
         t.end_turn()  # a player with no cards cannot take their turn: it passes on
     kind = "late" if late else "bad"
-    what = "too late" if late else "wrongly"
+    what = LATE_WORDS.get(late, "wrongly")
     text = (f"Seat {seat} slapped {what} and put {_cards(len(given))} under the pile" if given
             else f"Seat {seat} slapped {what} but had no cards to give")
-    event = _event(version, seat, kind, len(given), text)
+    event = _event(version, seat, kind, len(given), text, late)
     if late:  # aimed at an earlier pile: it does not count as slapping this one
         return {**G, "stacks": stacks, "pile": given + G["pile"], "version": version,
                 "events": _log(G, event)}

@@ -212,6 +212,17 @@ def test_only_the_first_of_two_slaps_on_the_same_pile_counts():
     assert second.G["events"][-1]["kind"] == "late"
     assert second.G["events"][-1]["text"] == (
         "Seat 1 slapped too late and put 3 cards under the pile")
+    assert second.G["events"][-1]["reason"] == "taken"
+
+
+def test_a_second_slap_on_a_pile_slapped_wrongly_is_late_and_says_so():
+    """The same player slapping the same plain pile twice: not "too late" (nobody was first)."""
+    match = at(table([["5C"], ["6D", "7D", "8D", "9D", "10D", "QD"], ["8S"]], ["9H", "4S"]))
+    again = match.apply(1, "slap", 10).apply(1, "slap", 11)
+    first, second = again.G["events"][-2:]
+    assert (first["kind"], first["reason"]) == ("bad", None)
+    assert (second["kind"], second["reason"]) == ("late", "slapped")
+    assert second["text"] == "Seat 1 slapped a pile already slapped and put 3 cards under the pile"
 
 
 def test_a_jack_played_on_a_jack_does_not_make_a_slap_on_the_first_jack_late():
