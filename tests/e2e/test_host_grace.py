@@ -52,7 +52,7 @@ def test_host_grace_counts_down_and_the_cut_game_can_be_watched(browser: Browser
 
         expect(grace.get_by_role("heading", name="This room was closed")).to_be_visible(
             timeout=8_000)
-        grace.get_by_role("link", name="Its finished games").click()
+        grace.get_by_role("link", name="See its games").click()
         expect(grace.get_by_role("heading", name=re.compile(
             r"Tic-Tac-Toe: Not finished \(the room closed\)"))).to_be_visible()
         grace.get_by_role("button", name="Last").click()

@@ -23,7 +23,7 @@ def test_an_old_room_link_says_the_room_has_closed(open_tab):
     grace.goto(f"/r/{code}")
     expect(grace.get_by_role("heading", name="This room has closed")).to_be_visible()
     expect(grace.get_by_role("alert")).to_contain_text(f"Tic-Tac-Toe table {code}")
-    expect(grace.get_by_role("link", name="Its finished games")).to_be_visible()
+    expect(grace.get_by_role("link", name="See its games")).to_be_visible()
 
     # A browser that never was in it cannot tell closed from mistyped, and says so.
     stranger = open_tab("/", name="Linus")

@@ -35,11 +35,22 @@ export function EyeIcon({ size = 18 }: { size?: number }): ReactElement {
 
 export function TrophyIcon({ size = 28 }: { size?: number }): ReactElement {
   return (
-    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false" data-testid="trophy">
       <path d="M7 3h10v5a5 5 0 0 1-10 0Z" fill="#f2b705" />
       <path d="M7 5H4a3 3 0 0 0 3 4M17 5h3a3 3 0 0 1-3 4" fill="none" stroke="#f2b705" strokeWidth="1.8" />
       <rect x="11" y="12.5" width="2" height="4" fill="#b88a00" />
       <rect x="8" y="16.5" width="8" height="3" rx="1" fill="#b88a00" />
+    </svg>
+  );
+}
+
+/** A draw: nobody won, so no trophy; an equals sign, the two sides even. */
+export function DrawIcon({ size = 28 }: { size?: number }): ReactElement {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false" data-testid="draw-sign">
+      <circle cx="12" cy="12" r="10" fill="none" stroke="#6b7a8a" strokeWidth="2" />
+      <rect x="7" y="8.6" width="10" height="2.4" rx="1.2" fill="#6b7a8a" />
+      <rect x="7" y="13" width="10" height="2.4" rx="1.2" fill="#6b7a8a" />
     </svg>
   );
 }

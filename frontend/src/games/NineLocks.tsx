@@ -6,7 +6,7 @@ import { reveal } from "../lib/reveal";
 import { movesNamed } from "../lib/moves";
 import { seatName } from "../lib/seats";
 import type { LegalMove } from "../lib/types";
-import { FaceDownHand, MyArea, Opponents } from "./PlayerBox";
+import { EmptySlot, FaceDownHand, MyArea, Opponents } from "./PlayerBox";
 import { fromOffset, playsNow, whose, type BoardProps } from "./types";
 
 interface Pile {
@@ -90,7 +90,7 @@ function TheirHands({ name, visible, hiddenCount }: { name: string; visible: str
         <span className="label-on-felt">Visible</span>
         <div className="fan fan-open">
           {visible.map((c) => <Card key={c} code={c} />)}
-          {visible.length === 0 && <div className="empty-slot">empty</div>}
+          {visible.length === 0 && <EmptySlot />}
         </div>
       </section>
       <section>
@@ -150,7 +150,7 @@ export function NineLocks(props: BoardProps): ReactElement {
     <Card key={code} code={code} playable={canAct && playable.has(code)} selected={selected === code}
       onSelect={canAct && playable.has(code) ? () => setSelected(selected === code ? null : code) : undefined} />
   );
-  const empty = <div className="empty-slot">empty</div>;
+  const empty = <EmptySlot />;
 
   return (
     <>

@@ -76,6 +76,17 @@ export function MyArea({ label, isTurn, children }: { label: string; isTurn: boo
   );
 }
 
+/** The place of a hand or a pile with no card in it. The word does not fit a small slot (another
+ * player's hand on a phone): there a dash shows instead, and screen readers still read the word. */
+export function EmptySlot(): ReactElement {
+  return (
+    <div className="empty-slot">
+      <span className="empty-word">empty</span>
+      <span className="empty-mark" aria-hidden="true">—</span>
+    </div>
+  );
+}
+
 /** A hand seen from behind: a fan of card backs and how many there are. */
 export function FaceDownHand({ count, label }: { count: number; label: string }): ReactElement {
   const shown = Math.min(count, 6);

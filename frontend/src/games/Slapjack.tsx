@@ -149,16 +149,16 @@ export function Slapjack(props: BoardProps): ReactElement {
           <SlapPile pile={(view.pile as string[]) ?? []} offset={fromOffset(mover, seat) as CSSProperties} />
           {slappers.map(({ seat: slapper, legal: moves }) => {
             const move = slapFor(moves, view, slapper);
-            const shortcut = spaceSlaps ? "space bar" : null;
+            // With one seat the space bar slaps, with several the seat's name says whose button it is.
             const name = slappers.length > 1 ? seatName(seats, slapper) : null;
             const held = waiting(slapper, move);
             return (
               <button key={slapper} type="button"
                 className={`slap-btn ${pressed === slapper || held ? "pressed" : ""}`}
                 disabled={!move || held} onClick={() => move && slap(slapper, move)}
-                aria-keyshortcuts={shortcut ? "Space" : undefined} data-testid="slap" data-seat={slapper}>
+                aria-keyshortcuts={spaceSlaps ? "Space" : undefined} data-testid="slap" data-seat={slapper}>
                 SLAP!{" "}
-                <small>{[name, shortcut].filter(Boolean).join(" · ")}</small>
+                <small>{spaceSlaps ? <span className="key-hint">space bar</span> : name}</small>
               </button>
             );
           })}

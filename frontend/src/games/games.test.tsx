@@ -58,6 +58,13 @@ describe("Nine Locks", () => {
     scroll.mockRestore();
   });
 
+  it("says an empty hand is empty, also where only a dash fits", () => {
+    render(<NineLocks {...props({ view: nineLocksView({ visible: [["9H"], []] }) })} />);
+    const hand = screen.getByRole("region", { name: "Grace's visible hand" });
+    expect(within(hand).getByText("empty")).toHaveClass("empty-word");
+    expect(within(hand).getByText("—")).toHaveAttribute("aria-hidden", "true");
+  });
+
   it("only asks for a glowing pile while the key is in hand: the piles come from the server", () => {
     const legal = [4, 7].map((pile) => ({ move: "key", args: [pile] }));
     render(<NineLocks {...props({ view: nineLocksView({ stage: "key" }), legal })} />);
@@ -148,6 +155,13 @@ describe("Slapjack", () => {
     fireEvent.keyDown(window, { key: " ", code: "Space" });
     expect(play).toHaveBeenCalledWith("slap", [7], 0);
     expect(screen.getByRole("img", { name: "Top of the pile: jack of clubs" })).toBeInTheDocument();
+  });
+
+  it("names its key only as a key hint, which a touch screen does not show", () => {
+    const v = view("slapjack", { version: 7, pile: ["4H"], stacks_count: [20, 30], events: [] });
+    render(<Slapjack {...props({ view: v, legal: [{ move: "slap", args: [7] }] })} />);
+    expect(screen.getByRole("button", { name: /SLAP!/ })).toHaveAttribute("aria-keyshortcuts", "Space");
+    expect(screen.getByText("space bar")).toHaveClass("key-hint");
   });
 
   const space = () => fireEvent.keyDown(window, { key: " ", code: "Space" });

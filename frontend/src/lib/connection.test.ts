@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RETRY_REFUSED_MS, RoomConnection, type LinkStatus } from "./connection";
+import { joinPayload, RETRY_REFUSED_MS, RoomConnection, type LinkStatus } from "./connection";
 import { room } from "./fixtures";
 
 declare const jsdom: { reconfigure(options: { url: string }): void };
@@ -20,7 +20,7 @@ type Answer = (data: Record<string, unknown>) => unknown;
 class TinySocketServer {
   readonly http: Server = createServer((req, res) => this.handle(req, res));
   readonly sessions = new Map<string, Session>();
-  readonly joins: { session: string; token: unknown; room: unknown }[] = [];
+  readonly joins: { session: string; token: unknown; room: unknown; payload: Record<string, unknown> }[] = [];
   /** The `room` query parameter of every request, the handshake's first. */
   readonly named: (string | null)[] = [];
   /** How the next connections are refused, in turn (a `connect_error`'s data), before any is let in. */
@@ -95,7 +95,7 @@ class TinySocketServer {
     const event = /^2(\d*)(\[.*)$/s.exec(message);
     if (!event) return;
     const [name, data] = JSON.parse(event[2]) as [string, Record<string, unknown>];
-    if (name === "join") this.joins.push({ session: session.id, token: this.tokens.get(session.id), room: data.room });
+    if (name === "join") this.joins.push({ session: session.id, token: this.tokens.get(session.id), room: data.room, payload: data });
     if (event[1]) this.send(session.id, `3${event[1]}${JSON.stringify([this.answer(data)])}`);
   }
 
@@ -117,6 +117,17 @@ class TinySocketServer {
 
 const JOINED = { ok: true, room: room({ code: "ABCDEF" }), seats: [0], spectator: false, chat: [] };
 const TRY_AGAIN = { ok: false, error: { code: "internal", message: "try again" } };
+
+describe("joinPayload", () => {
+  it("names the seat to take", () => {
+    expect(joinPayload("ABCDEF", " Ada ", false)).toEqual({ room: "ABCDEF", name: "Ada", spectate: false });
+  });
+
+  it("sends no name for a spectator who gave none, which the server would refuse", () => {
+    expect(joinPayload("ABCDEF", "", true)).toEqual({ room: "ABCDEF", spectate: true });
+    expect(joinPayload("ABCDEF", "   ", true)).toEqual({ room: "ABCDEF", spectate: true });
+  });
+});
 
 describe("RoomConnection", () => {
   let server: TinySocketServer;
@@ -141,8 +152,8 @@ describe("RoomConnection", () => {
     server.close();
   });
 
-  function connect(code = "ABCDEF"): RoomConnection {
-    link = new RoomConnection("token-1", code, "Ada", false, {
+  function connect(code = "ABCDEF", name = "Ada", spectate = false): RoomConnection {
+    link = new RoomConnection("token-1", code, name, spectate, {
       onStatus: (status) => statuses.push(status),
       onJoined: () => undefined,
       onRoom: () => undefined,
@@ -169,6 +180,12 @@ describe("RoomConnection", () => {
     await expect.poll(() => statuses.at(-1)).toBe("online");
     expect(statuses).toEqual(["online", "reconnecting", "online"]);
     expect(fatal).toEqual([]);
+  });
+
+  it("joins to watch without a name when none was given", async () => {
+    connect("ABCDEF", "", true);
+    await expect.poll(() => server.joins.length).toBe(1);
+    expect(server.joins[0].payload).toEqual({ room: "ABCDEF", spectate: true });
   });
 
   it("sends a join answered 'try again' again, on the same connection", async () => {

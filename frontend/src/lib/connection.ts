@@ -30,6 +30,13 @@ const MAX_JOIN_TRIES = 20;
 // address (rate_limited) passes within a minute; every other refusal is final.
 export const RETRY_REFUSED_MS = 20_000;
 
+/** The `join` event's payload. A name is sent only when there is one: a spectator who never gave
+ * one (a "Watch" link) sends none, and the server takes an empty name for a mistake, not for "none". */
+export function joinPayload(room: string, name: string, spectate: boolean): Record<string, unknown> {
+  const trimmed = name.trim();
+  return trimmed ? { room, name: trimmed, spectate } : { room, spectate };
+}
+
 export class RoomConnection {
   private socket: Socket;
   private joined = false;
@@ -94,11 +101,7 @@ export class RoomConnection {
 
   private async join(tries = 1): Promise<void> {
     const sid = this.socket.id;
-    const ack = await this.emit<JoinAck>("join", {
-      room: this.room,
-      name: this.name,
-      spectate: this.spectate,
-    });
+    const ack = await this.emit<JoinAck>("join", joinPayload(this.room, this.name, this.spectate));
     if (this.stopped) return;
     if (!ack.ok) {
       // Offline: the connection dropped, and the next one joins as soon as it is up.

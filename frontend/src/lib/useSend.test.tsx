@@ -24,6 +24,17 @@ describe("sending an event from a control", () => {
     expect(result.current.error).toBeNull();
   });
 
+  it("tells of each refusal as it comes, the same one twice too", async () => {
+    const refused = vi.fn();
+    const send = vi.fn(async (): Promise<Ack> => ({ ok: false, error: { code: "invalid_move", message: "Too late" } }));
+    const { result } = renderHook(() => useSend(send, { onRefused: refused }));
+    await act(async () => {
+      await result.current.run("move", { move: "slap", args: [3] });
+      await result.current.run("move", { move: "slap", args: [4] });
+    });
+    expect(refused.mock.calls).toEqual([["Too late"], ["Too late"]]);
+  });
+
   it("is busy while an event is on its way", async () => {
     const { send, answer } = heldSend();
     const { result } = renderHook(() => useSend(send));

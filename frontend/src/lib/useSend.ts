@@ -26,13 +26,15 @@ export interface Sender {
 }
 
 export interface SendOptions {
+  /** Called with each refusal's message as it comes (the same message twice is two calls). */
+  onRefused?: (message: string) => void;
   /** After `runAlone` sends an event, further `runAlone` presses are ignored for this many
    * milliseconds, answered or not (0: only while it is on its way). */
   quietMs?: number;
 }
 
 /** Events sent with `send`, keeping the last refusal to show and whether one is on its way. */
-export function useSend(send: Send, { quietMs = 0 }: SendOptions = {}): Sender {
+export function useSend(send: Send, { quietMs = 0, onRefused }: SendOptions = {}): Sender {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // How many events are on their way, counted at once (the state is only seen at the next render).
@@ -40,6 +42,8 @@ export function useSend(send: Send, { quietMs = 0 }: SendOptions = {}): Sender {
   // When the last `runAlone` event went out (Date.now()), for `quietMs`.
   const lastAlone = useRef(-Infinity);
   const [quiet, setQuiet] = useState(false);
+  const refused = useRef(onRefused);
+  refused.current = onRefused;
   const quietTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(quietTimer.current), []);
   const run = useCallback(async (event: string, payload: object = {}) => {
@@ -53,6 +57,7 @@ export function useSend(send: Send, { quietMs = 0 }: SendOptions = {}): Sender {
       if (pending.current === 0) setBusy(false);
     }
     setError(ack.ok ? null : ack.error.message);
+    if (!ack.ok) refused.current?.(ack.error.message);
     return ack.ok;
   }, [send]);
   const runAlone = useCallback(async (event: string, payload: object = {}, onSent?: () => void):

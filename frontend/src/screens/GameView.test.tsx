@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { heldSend, nineLocksView, room, seat, state, view } from "../lib/fixtures";
 import type { Ack, GameInfo, GameState } from "../lib/types";
 import type { LogEntry } from "../lib/useRoom";
+import { REFUSAL_MIN_MS } from "../components/Refusal";
 import { BOARD_SETTLE_MS, chooseSeat, curtainText, GameView, revealStillOpen, type GameViewProps } from "./GameView";
 
 describe("chooseSeat", () => {
@@ -88,6 +89,16 @@ describe("GameView, at the table", () => {
     const full = ["X", "O", "X", "X", "O", "O", "O", "X", "X"];
     render(table("tic-tac-toe", ticTacToe(9, full, { draw: true, reason: "too_long" })));
     expect(screen.getByRole("alertdialog")).toHaveTextContent("It’s a draw: the game reached its length limit");
+  });
+
+  it("shows a trophy for a win, and none for a draw", () => {
+    const { rerender } = render(table("tic-tac-toe", ticTacToe(5, ["X", "X", "X", "O", "O", null, null, null, null], { winner: 0 })));
+    expect(screen.getByTestId("trophy")).toBeInTheDocument();
+    const full = ["X", "O", "X", "X", "O", "O", "O", "X", "X"];
+    rerender(table("tic-tac-toe", ticTacToe(9, full, { draw: true })));
+    expect(screen.getByRole("alertdialog")).toHaveTextContent("It’s a draw");
+    expect(screen.queryByTestId("trophy")).toBeNull();
+    expect(screen.getByTestId("draw-sign")).toBeInTheDocument();
   });
 
   it("gives a player who is not the host the result's heading to start from", () => {
@@ -279,6 +290,64 @@ describe("GameView, at the table", () => {
     expect(slap).toBeEnabled();
     fireEvent.click(slap);
     expect(send).toHaveBeenCalledTimes(2);
+  });
+
+  describe("a refused move", () => {
+    const slapjack = (version: number) => ({ 0: state(view("slapjack", { version, pile: ["4H"], stacks_count: [20, 12], events: [] }),
+      { legal_moves: [{ move: "slap", args: [version] }] }) });
+    const refusing = (...messages: string[]) => vi.fn(async (): Promise<Ack> =>
+      ({ ok: false, error: { code: "invalid_move", message: messages.shift() ?? "No" } }));
+
+    afterEach(() => vi.useRealTimers());
+
+    it("is said under the turn bar, over the board, not above it in the table's flow", async () => {
+      render(table("slapjack", slapjack(4), { send: refusing("No jack, no pair, no sandwich: 3 cards under the pile") }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: /SLAP!/ })));
+      expect(screen.getByRole("alert")).toHaveTextContent("No jack, no pair, no sandwich");
+      expect(screen.getByRole("alert").closest(".table-head")).not.toBeNull();
+    });
+
+    it("stays while the next states come, then goes by itself", async () => {
+      vi.useFakeTimers();
+      const send = refusing("Too late: 3 cards under the pile");
+      const { rerender } = render(table("slapjack", slapjack(4), { send }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: /SLAP!/ })));
+      rerender(table("slapjack", slapjack(5), { send })); // a bot turns up the next card at once
+      act(() => vi.advanceTimersByTime(REFUSAL_MIN_MS - 100));
+      expect(screen.getByRole("alert")).toHaveTextContent("Too late");
+      act(() => vi.advanceTimersByTime(100));
+      expect(screen.queryByRole("alert")).toBeNull();
+    });
+
+    it("is replaced by the next refusal, which gets its own time", async () => {
+      vi.useFakeTimers();
+      const send = refusing("Too late", "Too late");
+      const { rerender } = render(table("slapjack", slapjack(4), { send }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: /SLAP!/ })));
+      act(() => vi.advanceTimersByTime(3000));
+      rerender(table("slapjack", slapjack(5), { send }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: /SLAP!/ })));
+      act(() => vi.advanceTimersByTime(REFUSAL_MIN_MS - 100));
+      expect(screen.getByRole("alert")).toHaveTextContent("Too late");
+      expect(screen.getAllByRole("alert")).toHaveLength(1);
+    });
+
+    it("goes when the game ends, for the result", async () => {
+      const send = refusing("Too late");
+      const { rerender } = render(table("slapjack", slapjack(4), { send }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: /SLAP!/ })));
+      expect(screen.getByRole("alert")).toHaveTextContent("Too late");
+      const over = slapjack(5)[0];
+      rerender(table("slapjack", { 0: { ...over, result: { winner: 1 }, legal_moves: [] } }, { send }));
+      expect(screen.queryByRole("alert")).toBeNull();
+    });
+
+    it("can be put away at once", async () => {
+      render(table("slapjack", slapjack(4), { send: refusing("Too late") }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: /SLAP!/ })));
+      fireEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+      expect(screen.queryByRole("alert")).toBeNull();
+    });
   });
 
   it("lets a slap the server refused be sent again", async () => {

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type ReactElement, type ReactNode, type RefObject } from "react";
 import { boardFor } from "../games/index";
 import { ErrorBoundary } from "../components/ErrorBoundary";
+import { RefusalToast, useRefusal } from "../components/Refusal";
 import { EyeIcon } from "../components/Icons";
 import { TurnClockLine } from "../components/TurnClock";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
-import { nameCardsIn } from "../lib/cards";
 import { seatName } from "../lib/seats";
 import { useFocusFallback } from "../lib/useFocusFallback";
 import { useAlertSetting, useTurnAlert } from "../lib/turnAlert";
@@ -131,10 +131,11 @@ function useCurtain(hotSeat: boolean, seat: number | null, state: GameState | un
 
 /** The bar that sticks to the top of the table: whose turn it is, the turn's clock, and, while a bot
  * plays for this screen's player, their way back (`onBack`): the bar stays in view wherever the
- * table is scrolled, the note under it may not. */
-function TableHead({ status, hideHand, clock, clockName, lineRef, onBack, offline }: {
+ * table is scrolled, the note under it may not. A refused move (`children`) hangs under it, in view
+ * with it. */
+function TableHead({ status, hideHand, clock, clockName, lineRef, onBack, offline, children }: {
   status: { text: string; mine: boolean }; hideHand: boolean; clock: SeatClock | null; clockName: string | null;
-  lineRef: RefObject<HTMLDivElement | null>; onBack: (() => void) | null; offline: boolean;
+  lineRef: RefObject<HTMLDivElement | null>; onBack: (() => void) | null; offline: boolean; children?: ReactNode;
 }): ReactElement {
   return (
     <div className={`table-head ${onBack ? "has-back" : ""}`}>
@@ -146,6 +147,7 @@ function TableHead({ status, hideHand, clock, clockName, lineRef, onBack, offlin
       {onBack && (
         <button type="button" className="btn btn-small" disabled={offline} onClick={onBack}>I’m back</button>
       )}
+      {children}
     </div>
   );
 }
@@ -213,9 +215,12 @@ export function GameView(props: GameViewProps): ReactElement {
     onLeave, chat, offline = false } = props;
   const { seat, state, mover } = useShownSeat(mySeats, states, spectator);
   const alerts = useAlertSetting();
-  const sender = useSend(send);
+  const refused = useRefusal();
+  const sender = useSend(send, { onRefused: refused.show });
   const { setLayout, turnLine } = useTableFocus();
-  useEffect(() => sender.setError(null), [state?.version ?? -1, state?.round ?? -1]);
+  // A refusal stays its while as the next states come (a bot's card may come at once), but goes
+  // when its game ends: the result takes its place.
+  useEffect(() => refused.dismiss(), [state?.round ?? -1, Boolean(state?.result)]);
   const round = useRef(state?.round);
   round.current = state?.round;
   const settling = useSettling(state?.round);
@@ -250,11 +255,11 @@ export function GameView(props: GameViewProps): ReactElement {
   const act = (event: "undo" | "back") => void sender.run(event, event === "undo" && seat !== null ? { seat } : {});
   // Once: a second press would reach the server after the first had started the next game, and be
   // refused on the fresh table. A refusal that comes once the next game is on is no news either. A
-  // press that sent nothing (null: the first is on its way) refused nothing: the error shown stays.
+  // press that sent nothing (null: the first is on its way) refused nothing: the refusal shown stays.
   const rematch = async () => {
     const asked = state.round;
     const accepted = await sender.runAlone("rematch");
-    if (accepted === false && round.current !== asked) sender.setError(null);
+    if (accepted === false && round.current !== asked) refused.dismiss();
     return accepted;
   };
 
@@ -270,14 +275,15 @@ export function GameView(props: GameViewProps): ReactElement {
         data-testid="table" data-version={state.version}>
         <TableHead status={status} hideHand={hideHand} clock={running} lineRef={turnLine}
           onBack={awayHere ? () => act("back") : null} offline={offline}
-          clockName={running && !(mySeats.includes(running.seat) && mySeats.length === 1) ? seatName(room.seats, running.seat) : null} />
+          clockName={running && !(mySeats.includes(running.seat) && mySeats.length === 1) ? seatName(room.seats, running.seat) : null}>
+          {refused.refusal && <RefusalToast key={refused.refusal.id} refusal={refused.refusal} onDismiss={refused.dismiss} />}
+        </TableHead>
         {state.result && (
           <ResultBox result={state.result} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
             offline={offline} onRematch={rematch} />
         )}
         <TableNotes spectator={spectator} leftGame={leftGame} handsKnownHidden={handsKnownHidden}
           away={awayHere} onLeave={onLeave} />
-        {sender.error && <p className="error-msg" role="alert">{nameCardsIn(sender.error)}</p>}
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           {/* Each game gets a fresh board: nothing a board keeps (a slap sent, a card chosen) outlives its game. */}
           {/* Inert while the new game settles: no click lands on it, nothing looks different (the

@@ -43,6 +43,13 @@ describe("Lobby", () => {
     expect(screen.getByTestId("invite-link")).toHaveValue(`${window.location.origin}/r/${room().code}`);
   });
 
+  it("tells the host how many players the game needs", () => {
+    const table = room({ title: "Tic-Tac-Toe", min_players: 2, seats: [seat(0, "Ada")] });
+    render(<Lobby room={table} userId="u0" mySeats={[0]} spectator={false} turnTimes={[30, 60]} send={vi.fn()}
+      onLeave={vi.fn()} offline={false} />);
+    expect(screen.getByText("Waiting for players: Tic-Tac-Toe needs at least 2 players.")).toBeInTheDocument();
+  });
+
   it("offers the host's controls while connected", () => {
     lobby("u0", false);
     for (const control of hostControls()) expect(control).toBeEnabled();

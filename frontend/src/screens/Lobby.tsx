@@ -206,7 +206,7 @@ function RemovedPlayers({ removed, offline, busy, onAllow }: {
 /** What the lobby is waiting for before the host can start, in words (nothing when ready). */
 function waitingFor(room: Room): string | null {
   const unready = room.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => s.name);
-  if (room.seats.length < room.min_players) return `Waiting for players: ${room.title} needs at least ${room.min_players}.`;
+  if (room.seats.length < room.min_players) return `Waiting for players: ${room.title} needs at least ${room.min_players} players.`;
   return unready.length > 0 ? `Waiting for ${unready.join(", ")} to be ready.` : null;
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactElement } from "react";
-import { TrophyIcon } from "../components/Icons";
+import { DrawIcon, TrophyIcon } from "../components/Icons";
 import { reveal } from "../lib/reveal";
 import { seatName } from "../lib/seats";
 import type { Result, Room } from "../lib/types";
@@ -42,7 +42,7 @@ export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, o
   }, []);
   return (
     <div className="result-overlay" role="alertdialog" aria-labelledby="result-title" data-testid="result" ref={box}>
-      <TrophyIcon size={40} />
+      {"winner" in result ? <TrophyIcon size={40} /> : <DrawIcon size={40} />}
       <h2 id="result-title" ref={heading} tabIndex={-1}>{resultTitle(result, room, mySeats)}</h2>
       {/* The next game first, on a line of its own; then the two ways to look back or leave, side by
           side on any screen (one of three on a line would wrap alone under the others). */}

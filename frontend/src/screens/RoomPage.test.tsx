@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "../lib/fixtures";
+import { rememberRoom } from "../lib/knownRooms";
 import { hasLeft, markLeft } from "../lib/leftRooms";
 import type { RoomModel } from "../lib/useRoom";
 import type { Room } from "../lib/types";
@@ -122,5 +123,34 @@ describe("RoomPage for a room this tab left on purpose", () => {
     await act(async () => fireEvent.click(leave));
     expect(hasLeft("K7MPQ2")).toBe(true);
     expect(window.location.pathname).toBe("/");
+  });
+});
+
+describe("RoomPage, watching and closed", () => {
+  beforeEach(() => {
+    sessionStorage.setItem("lounge.token", "t1");
+    sessionStorage.setItem("lounge.user_id", "u1");
+    server.room = room({ status: "playing", seats: [seat(0, "Ada"), seat(1, "Grace")] });
+    server.live = null;
+    useRoom.mockClear();
+  });
+  afterEach(() => {
+    sessionStorage.clear();
+    localStorage.clear();
+  });
+
+  it("watches at once from a Watch link, without asking for a name", async () => {
+    await show(<RoomPage code="K7MPQ2" spectate />);
+    await waitFor(() => expect(joining()).toBe(true));
+    expect(useRoom.mock.calls.at(-1)?.slice(2, 4)).toEqual(["", true]);
+    expect(screen.queryByTestId("join-name")).toBeNull();
+  });
+
+  it("leads from a room that closed to all its games, not only the finished ones", async () => {
+    rememberRoom({ code: "K7MPQ2", id: "u0", title: "Nine Locks" });
+    server.room = null;
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    expect(await screen.findByRole("heading", { name: "This room has closed" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "See its games" })).toHaveAttribute("href", "/replays/u0");
   });
 });

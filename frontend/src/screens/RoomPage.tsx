@@ -126,7 +126,7 @@ function Problem({ title, text, roomId }: { title: string; text: string; roomId?
         <p>{text}</p>
         <div className="btn-row">
           <Link href="/" className="btn btn-primary">Back to the lounge</Link>
-          {roomId && <Link href={`/replays/${roomId}`} className="btn">Its finished games</Link>}
+          {roomId && <Link href={`/replays/${roomId}`} className="btn">See its games</Link>}
         </div>
       </div>
     </main>
@@ -138,7 +138,7 @@ function NoRoom({ code }: { code: string }): ReactElement {
   const known = knownRoom(code);
   if (known) {
     return <Problem title="This room has closed" roomId={known.id}
-      text={`The ${known.title} table ${code} you were at has closed. Its finished games can still be watched.`} />;
+      text={`The ${known.title} table ${code} you were at has closed. Its games can still be watched.`} />;
   }
   return <Problem title="No open room with this code"
     text={`There is no open room with code ${code}: it may have closed, or the code may be mistyped.`} />;
