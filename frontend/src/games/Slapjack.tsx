@@ -56,7 +56,10 @@ function eventText(event: SlapEvent, seats: SeatInfo[]): string {
   const cards = event.cards === 0 ? "no cards" : cardCount(event.cards);
   if (event.kind === "good") return `${who} took the pile with a ${event.reason}: ${cards}`;
   if (event.kind === "bad") return `${who} slapped wrongly: ${cards} under the pile`;
-  if (event.kind === "late") return `${who} slapped too late: ${cards} under the pile`;
+  if (event.kind === "late") {
+    const what = event.reason === "slapped" ? "a pile already slapped" : "too late";
+    return `${who} slapped ${what}: ${cards} under the pile`;
+  }
   if (event.kind === "left") return `${who} left: ${cards} under the pile`;
   return event.text;
 }

@@ -333,10 +333,13 @@ describe("Slapjack", () => {
     expect(screen.getByRole("group", { name: "Ada’s stack" })).toBeInTheDocument();
     const news = screen.getByRole("status");
     expect(news).toHaveTextContent("Linus took the pile with a sandwich: 6 cards");
-    const late = { version: 8, seat: 0, kind: "late", reason: null, cards: 3, text: "Seat 0 slapped too late" };
+    const late = { version: 8, seat: 0, kind: "late", reason: "taken", cards: 3, text: "Seat 0 slapped too late" };
     rerender(<Slapjack {...props({ view: { ...v, events: [...events, late] }, play, localSeats, owner: "Ada" })} />);
     expect(screen.getByRole("status")).toBe(news);
     expect(news).toHaveTextContent("Ada slapped too late: 3 cards under the pile");
+    const again = { ...late, version: 9, reason: "slapped" }; // nobody was first: it was slapped already
+    rerender(<Slapjack {...props({ view: { ...v, events: [...events, late, again] }, play, localSeats, owner: "Ada" })} />);
+    expect(news).toHaveTextContent("Ada slapped a pile already slapped: 3 cards under the pile");
   });
 });
 

@@ -193,7 +193,7 @@ describe("Lobby", () => {
         remove.click();
       });
       expect(send).toHaveBeenCalledTimes(1);
-      expect(send).toHaveBeenCalledWith("remove_seat", { seat: 1 });
+      expect(send).toHaveBeenCalledWith("remove_seat", { seat: 1, name: "Grace" });
       for (const control of seatControls()) expect(control).toBeDisabled();
       await act(async () => answers[0]({ ok: true }));
       act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));

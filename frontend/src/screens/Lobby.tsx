@@ -149,7 +149,7 @@ function WatcherNote({ removed, canSit, offline, onSit }: {
 /** The seats, taken and open; the host may remove whoever sits in one (not while an event is on its
  * way: `busy`). */
 function SeatList({ room, mySeats, isHost, offline, busy, onRemove }: {
-  room: Room; mySeats: number[]; isHost: boolean; offline: boolean; busy: boolean; onRemove: (seat: number) => void;
+  room: Room; mySeats: number[]; isHost: boolean; offline: boolean; busy: boolean; onRemove: (seat: SeatInfo) => void;
 }): ReactElement {
   const empty = Math.max(0, room.max_players - room.seats.length);
   return (
@@ -164,7 +164,7 @@ function SeatList({ room, mySeats, isHost, offline, busy, onRemove }: {
           <SeatTags seat={seat} isHost={seat.seat === 0} isMe={mySeats.includes(seat.seat)} />
           {isHost && seat.seat !== 0 && (
             <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
-              disabled={offline || busy} onClick={() => onRemove(seat.seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
+              disabled={offline || busy} onClick={() => onRemove(seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
           )}
         </li>
       ))}
@@ -266,7 +266,8 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
       )}
       <h2>Seats</h2>
       <SeatList room={room} mySeats={mySeats} isHost={isHost} offline={offline} busy={busy}
-        onRemove={(seat) => void runAlone("remove_seat", { seat })} />
+        // The name seen: seats move up when someone leaves, and the next player must not pay.
+        onRemove={(seat) => void runAlone("remove_seat", { seat: seat.seat, name: seat.name })} />
       {isHost && removed.length > 0 && (
         <RemovedPlayers removed={removed} offline={offline} busy={busy} onAllow={(id) => void runAlone("allow", { user_id: id })} />
       )}
