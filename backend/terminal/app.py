@@ -18,20 +18,24 @@ from typing import TextIO
 
 from . import commands
 from .client import Incoming, Link, Rest, ServerError
-from .commands import Action
+from .commands import Action, SlapGuard
 from .keys import EOF, INTERRUPT, Keyboard, LineEditor
 from .model import Model
 from .render import frame
-from .text import clean
+from .text import clean, lower_first
 
 TICK = 0.05  # seconds between looks at the queue while no key is pressed
 JOIN_TIMEOUT = 15.0
 CLEAR, HOME, ERASE_LINE, ERASE_BELOW = "\x1b[2J", "\x1b[H", "\x1b[K", "\x1b[J"
+INSTANT_AFTERGLOW = 1.5  # seconds an s or space is still swallowed after the game ended
+LOST = "Lost the connection to the server: trying again…"
+BACK = "Connected again: you are back in the room"
+NOT_SENT = "Not sent: there is no connection to the server yet (trying again…)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", default="http://127.0.0.1:5000",
-                        help="the lounge server's address (default %(default)s)")
+                        help="the lounge server’s address (default %(default)s)")
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--create", metavar="GAME",
                        help="create a room for GAME, a slug of GET /api/games (e.g. tic-tac-toe)")
@@ -64,10 +68,10 @@ def run(args: argparse.Namespace) -> int:
             room = rest.create_room(token, args.create.strip().lower(), name, bool(args.public))
             code = str(room.get("code") or "")
     except _NoRoom as exc:
-        print(f"Cannot join room {clean(code, 12)}: {exc}", file=sys.stderr)
+        print(f"Cannot join room {clean(code, 12)}: {lower_first(str(exc))}", file=sys.stderr)
         return 1
     except ServerError as exc:
-        print(f"Cannot start: {exc.message}{_game_list(games, exc)}", file=sys.stderr)
+        print(_start_problem(exc, games), file=sys.stderr)
         return 1
     levels = games.get("bot_levels")
     model = Model(user_id)
@@ -101,6 +105,11 @@ class App:
         self.cleared = False
         self.color = self.out.isatty() and os.environ.get("TERM") != "dumb" \
             and "NO_COLOR" not in os.environ
+        self.slaps = SlapGuard()
+        self.instant = False  # whether Slapjack's one-key moves apply now
+        self.instant_ended = -1e9  # when they last stopped applying (monotonic)
+        self.away_when_back_sent = False
+        self.told: set[str] = set()  # what the pane said of this outage (each said once)
 
     # -- running -----------------------------------------------------------------------------
 
@@ -108,16 +117,16 @@ class App:
         try:
             self.link.connect()
         except ServerError as exc:
-            print(f"Cannot connect: {exc.message}", file=sys.stderr)
+            print(_start_problem(exc, {}), file=sys.stderr)
             return 1
         signal.signal(signal.SIGWINCH, lambda *_: self._mark_dirty())
         signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
-            with Keyboard(sys.stdin.fileno()) as keyboard:
+            with Keyboard(sys.stdin.fileno(), self.out) as keyboard:
                 signal.signal(signal.SIGTSTP, lambda *_: self._suspend(keyboard))
                 self._loop(keyboard)
         except KeyboardInterrupt:
-            self._quit("Bye.")
+            self._quit()
         finally:
             self.link.close()
             self._write("\n" if self.out.isatty() else "")
@@ -138,7 +147,7 @@ class App:
                 self.draw()
             keys = keyboard.read(TICK)
             if keys is None:
-                self._quit("Bye.")
+                self._quit()
                 break
             for key in keys:
                 try:
@@ -160,6 +169,7 @@ class App:
                 self.model.note(f"Could not handle a {item.kind} message: {exc!r}"[:200],
                                 "error")
             self.dirty = True
+            self._track_instant()
 
     def _suspend(self, keyboard: Keyboard) -> None:
         """Ctrl-Z: give the terminal back to the shell, and take it again on ``fg``."""
@@ -181,13 +191,14 @@ class App:
         model = self.model
         if item.kind == "connect":
             model.connected = True
+            self.told.clear()
             if self.joined:
-                model.note("Connected again", "good")
+                model.note(BACK, "good")
             self._send_join()
         elif item.kind == "disconnect":
             model.connected = False
             if self.exit_code is None:
-                model.note("Connection lost: reconnecting…", "error")
+                self._note_once(LOST, "error")
         elif item.kind == "connect_error":
             self.on_connect_error(item.data)
         elif item.kind == "ack":
@@ -206,14 +217,23 @@ class App:
             self._finish(0, model.lines[-1].text if model.lines else "The room was closed.")
 
     def on_connect_error(self, data: object) -> None:
+        """A reconnection attempt failed. The library's own words ("Connection error") mean
+        the server is still away, which the pane already says; a refusal from the server
+        (its code and sentence) is said once."""
         info = data if isinstance(data, dict) else {}
-        message = f"Cannot connect: {clean(info.get('message') or data, 120)}"
+        said = clean(info.get("message"), 120)
         if info.get("code") == "unauthorized":  # e.g. the server restarted with a new key
-            self._finish(1, f"{message}. Start the client again.")
-            return
-        last = self.model.lines[-1].text if self.model.lines else ""
-        if last != message:  # one note per kind of failure, not one per retry
-            self.model.note(message, "error")
+            self._finish(1, f"Cannot connect: {lower_first(said)}. Start the client again.")
+        elif info.get("code") and said:
+            self._note_once(f"The server refused the connection: {lower_first(said)}", "error")
+        else:
+            self._note_once(LOST, "error")
+
+    def _note_once(self, text: str, style: str) -> None:
+        """A note said once while the connection is down (each retry fails the same way)."""
+        if text not in self.told:
+            self.told.add(text)
+            self.model.note(text, style)
 
     def _send_join(self) -> None:
         payload = {"room": self.code, "name": self.name, "spectate": self.spectate}
@@ -233,13 +253,18 @@ class App:
             if event == "join":
                 self._joined(reply)
             else:
-                self._done(event, sent if isinstance(sent, dict) else {})
+                done = dict(sent) if isinstance(sent, dict) else {}
+                if isinstance(reply.get("seat"), int):
+                    done["_seat"] = reply["seat"]  # the seat add_local gave
+                self._done(event, done)
             return
         err = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         message = clean(err.get("message"), 200) or f"The server refused {event}"
         if event == "join":
-            self._finish(1, f"Cannot join room {clean(self.code, 12)}: {message}")
+            self._finish(1, f"Cannot join room {clean(self.code, 12)}: {lower_first(message)}")
             return
+        if event == "move" and isinstance(sent, dict) and sent.get("move") == "slap":
+            self.slaps.forget(sent.get("seat"))  # a refused slap took nothing: slap again
         self.model.note(message, "error")
 
     def _done(self, event: str, sent: dict) -> None:
@@ -249,10 +274,32 @@ class App:
             self.model.note(f"Turn time set to {seconds} s" if seconds else "Turn time off",
                             "good")
         elif event == "back":
-            self.model.note("Welcome back: you play your own turns again", "good")
+            self.model.note("Welcome back: you play your own turns again"
+                            if self.away_when_back_sent
+                            else "You were not away: no bot was playing for you", "good")
         elif event == "stand_in":
             name = self.model.seat_name(sent.get("seat"))
             self.model.note(f"A bot plays for {name} until they are back", "good")
+        elif event == "ready":
+            self.model.note(self._ready_words(sent.get("ready") is True), "good")
+        elif event == "add_local":
+            self._local_added(str(sent.get("name") or ""), reply_seat=sent.get("_seat"))
+
+    def _ready_words(self, ready: bool) -> str:
+        if self.model.is_host:  # the server accepts it and changes nothing: say why
+            return ("The host is always ready: type /start when everyone is" if ready
+                    else "The host is always ready: /unready changes nothing for you")
+        return "You are ready: the host starts the game" if ready else "You are not ready"
+
+    def _local_added(self, asked: str, reply_seat: object) -> None:
+        """Say where the hot-seat player sits, and under which name when theirs was taken."""
+        name = self.model.seat_name(reply_seat) if isinstance(reply_seat, int) else asked
+        where = f" at seat {reply_seat}" if isinstance(reply_seat, int) else ""
+        if name.lower() != asked.lower() and not name.startswith("Seat "):
+            self.model.note(f"The name {asked} was taken: the hot-seat player is {name}{where}",
+                            "good")
+        else:
+            self.model.note(f"{asked} joins{where}: you play their turns too", "good")
 
     def _joined(self, reply: dict) -> None:
         first = not self.joined
@@ -272,50 +319,109 @@ class App:
 
     def on_key(self, key: str) -> None:
         if key == INTERRUPT or (key == EOF and not self.editor.text):
-            self._quit("Bye.")
+            self._quit()
             return
         if not self.editor.text and self._slapjack_key(key):
             return
+        full = self.editor.overflowed
         line = self.editor.feed(key)
         self.dirty = True
+        if self.editor.overflowed and not full:
+            self.model.note(f"The line is full: a message is at most {commands.MAX_CHAT} "
+                            "characters", "error")
         if line is not None:
             self.perform(commands.parse(line, self.model))
 
-    def _slapjack_key(self, key: str) -> bool:
-        """Slapjack's one-key moves, taken only while nothing is typed."""
+    def instant_keys(self) -> bool:
+        """Whether Slapjack's one-key moves apply: I play in a Slapjack game that is on."""
         model = self.model
-        if model.game != "slapjack" or model.status != "playing" or model.spectator:
+        return model.game == "slapjack" and model.status == "playing" \
+            and not model.spectator and model.result() is None
+
+    def _track_instant(self) -> None:
+        """Note when the one-key moves stop applying (the game ended, I left the game)."""
+        now = self.instant_keys()
+        if self.instant and not now:
+            self.instant_ended = time.monotonic()
+        self.instant = now
+
+    def _slapjack_key(self, key: str) -> bool:
+        """Slapjack's one-key moves, taken only while nothing is typed. Just after they stop
+        applying, an s or a space meant as a slap or a play is swallowed, not typed: it would
+        start the next line ("ss/rematch" went out as chat)."""
+        if key not in ("s", "S", " "):
             return False
+        if not self.instant_keys():
+            return time.monotonic() - self.instant_ended < INSTANT_AFTERGLOW
+        model = self.model
         if key in ("s", "S"):
             self.perform(commands.slap(model) or commands.note("You cannot slap now"))
-            return True
-        if key == " ":
-            self.perform(commands.play_card(model) or commands.note("It is not your turn"))
-            return True
-        return False
+        else:
+            self.perform(commands.play_card(model) or commands.note(self._why_no_play()))
+        return True
+
+    def _why_no_play(self) -> str:
+        """Why the space bar plays nothing: no cards left (the view's count), or not my turn."""
+        state = self.model.main_state() or {}
+        view = state.get("view") if isinstance(state.get("view"), dict) else {}
+        seat = state.get("seat")
+        counts = view.get("stacks_count")
+        if isinstance(counts, list) and isinstance(seat, int) and 0 <= seat < len(counts) \
+                and counts[seat] == 0:
+            return "You have no cards to play"
+        return "It is not your turn" if view.get("current") != seat else "You cannot play now"
 
     def perform(self, action: Action | None) -> None:
         if action is None:
             return
         self.dirty = True
         if action.kind == "send":
-            if not self.link.send(action.event, action.payload):
-                self.model.note("Not connected: try again in a moment", "error")
+            self._send(action.event, action.payload)
         elif action.kind == "help":
             for line in commands.HELP:
                 self.model.note(line)
         elif action.kind == "quit":
-            self._quit("You left the room.")
+            self._quit()
         else:
             self.model.note(action.text, "error")
 
+    def _send(self, event: str, payload: dict) -> None:
+        slap_seat = self._slap_seat(event, payload)
+        if slap_seat is not False and not self.slaps.allow(
+                slap_seat, self._slap_seen(slap_seat, payload), time.monotonic()):
+            return  # this seat already slapped this pile, or did a moment ago
+        if event == "back":
+            self.away_when_back_sent = self.model.away
+        if not self.link.send(event, payload):
+            if slap_seat is not False:
+                self.slaps.forget(slap_seat)
+            self._note_once(NOT_SENT, "error")
+
+    def _slap_seat(self, event: str, payload: dict) -> int | None | bool:
+        """The seat a slap is for (None: my only seat), or False for anything but a slap."""
+        if event != "move" or payload.get("move") != "slap":
+            return False
+        return payload.get("seat") if isinstance(payload.get("seat"), int) else None
+
+    def _slap_seen(self, seat: int | None, payload: dict) -> tuple:
+        """(round, version) of the view a slap names: one slap per seat per view."""
+        state = self.model.states.get(seat if seat is not None else
+                                      (self.model.my_seats or [None])[0]) or {}
+        args = payload.get("args") or [state.get("version")]
+        return (state.get("round"), args[0])
+
     # -- ending ------------------------------------------------------------------------------
 
-    def _quit(self, message: str) -> None:
-        """Leave on purpose (the host's leaving closes the room for everyone), then stop."""
+    def _quit(self) -> None:
+        """Leave on purpose (the host's leaving closes the room for everyone), then stop. The
+        same words for /quit, Ctrl-C and Ctrl-D: each leaves the room."""
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the leave
+        message = "Bye."
         if self.joined and self.model.closed_reason is None:
             self.link.call("leave", {}, timeout=2.0)
+            message = f"You left room {clean(self.code.upper(), 12)}."
+            if self.model.is_host:
+                message += " As you were its host, it is closed for everyone."
         self._finish(0, message)
 
     def _finish(self, code: int, message: str) -> None:
@@ -342,10 +448,7 @@ class App:
             self._write("\n".join(lines) + "\n" + prompt + "\n")
 
     def _prompt(self, width: int) -> str:
-        model = self.model
-        label = "> "
-        if model.game == "slapjack" and model.status == "playing" and not model.spectator:
-            label = "(s: slap, space: play) > "
+        label = "(s: slap, space: play) > " if self.instant_keys() else "> "
         room = max(10, width - len(label) - 1)
         return label + self.editor.text[-room:]
 
@@ -377,6 +480,13 @@ def games_by_slug(games: dict) -> dict[str, dict]:
     listed = games.get("games") if isinstance(games, dict) else None
     return {g["slug"]: g for g in listed if isinstance(g, dict) and isinstance(g.get("slug"), str)
             } if isinstance(listed, list) else {}
+
+
+def _start_problem(exc: ServerError, games: dict) -> str:
+    """Why the client cannot start, in one sentence (the server's own when it gave one)."""
+    if exc.code in ("unreachable", "bad_url"):
+        return exc.message  # already a whole sentence: "Cannot reach the server at …"
+    return f"Cannot start: {lower_first(exc.message)}{_game_list(games, exc)}"
 
 
 def _game_list(games: dict, exc: ServerError) -> str:

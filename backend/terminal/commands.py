@@ -6,18 +6,24 @@ from dataclasses import dataclass, field
 
 from .model import Choice, Model
 
+MAX_CHAT = 500  # the server's limit for one chat message (docs/protocol.md, Limits)
+SLAP_QUIET = 0.35  # seconds after a slap in which another press of that seat is ignored
+
 HELP = (
-    "Type a move's number and Enter to play it; any other text is chat.",
-    "/ready /unready  say you are ready (players)   /say TEXT  chat (e.g. a line starting "
-    "with /)",
-    "/bot [LEVEL] add a bot   /local NAME add a hot-seat player   /kick SEAT free a seat",
-    "/start  start the game   /rematch  play again   (host only)",
-    "/undo  take back your last move   /back  I'm back (no bot plays for me)   "
-    "/quit  leave the room (Ctrl-C too)",
-    "/turntime SECONDS|off  the turn time   /standin SEAT  a bot plays for a player who is gone"
-    "   (host only)",
-    "Slapjack: with nothing typed, s slaps at once and the space bar plays your card (so type "
-    "/say first to chat a line that starts with s).",
+    "Type a move’s number and Enter to play it; any other text is chat.",
+    "/ready, /unready   say you are (not) ready to play",
+    "/say TEXT          chat a line that starts with / (in Slapjack: with s)",
+    "/undo [SEAT]       take back your last move (SEAT: which of your seats)",
+    "/back              I’m back: no bot plays my turns any more",
+    "/quit              leave the room (Ctrl-C too)",
+    "/bot [LEVEL]       add a bot (host only)",
+    "/local NAME        add a hot-seat player you play too (host only)",
+    "/kick SEAT         free a seat before the game (host only)",
+    "/start, /rematch   start the game, play again (host only)",
+    "/turntime SECONDS  set the turn time, or /turntime off (host only)",
+    "/standin SEAT      a bot plays for a player who is gone (host only)",
+    "Slapjack: with nothing typed, s slaps at once and space plays your card,",
+    "so a chat line that starts with s needs /say first.",
 )
 
 
@@ -52,10 +58,10 @@ def parse(line: str, model: Model) -> Action | None:
     text = line.strip()
     if not text:
         return None
-    if text.isdigit():
-        return pick(int(text), model)
+    if number(text) is not None:
+        return pick(number(text), model)
     if not text.startswith("/"):
-        return send("chat", {"text": text[:500]})
+        return chat(text)
     name, _, rest = text[1:].partition(" ")
     handler = COMMANDS.get(name.lower())
     if handler is None:
@@ -63,22 +69,70 @@ def parse(line: str, model: Model) -> Action | None:
     return handler(rest.strip(), model)
 
 
-def pick(number: int, model: Model) -> Action:
-    choices = model.choices()
-    if not choices:
+def number(text: str) -> int | None:
+    """A whole number typed in ASCII digits (a fullwidth ３ or an Arabic-Indic ٣ is not one)."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def chat(text: str) -> Action:
+    """A chat message, or why it cannot be sent (the server takes at most 500 characters)."""
+    if len(text) > MAX_CHAT:
+        return note(f"That message is {len(text)} characters: chat takes at most {MAX_CHAT}")
+    return send("chat", {"text": text})
+
+
+def pick(typed: int, model: Model) -> Action:
+    numbered = model.numbered()
+    if not numbered:
         return note("You have no move to make right now")
-    if not 1 <= number <= len(choices):
-        return note(f"Pick a move from 1 to {len(choices)}")
-    return move_action(choices[number - 1], model)
+    choice = dict(numbered).get(typed)
+    if choice is None:
+        return note(f"Pick one of the moves listed: {_numbers(list(dict(numbered)))}")
+    return move_action(choice, model)
+
+
+def _numbers(numbers: list[int]) -> str:
+    if numbers == list(range(1, len(numbers) + 1)) and len(numbers) > 2:
+        return f"1 to {len(numbers)}"
+    return ", ".join(str(n) for n in numbers[:-1]) + (" or " if len(numbers) > 1 else "") + \
+        str(numbers[-1])
+
+
+def slap_choice(model: Model) -> Choice | None:
+    """Slapjack's slap, carrying the version of the view I saw (None if I cannot slap now)."""
+    slaps = [c for c in model.choices() if c.move == "slap"]
+    versioned = [c for c in slaps if c.args]
+    return (versioned or slaps or [None])[0]
 
 
 def slap(model: Model) -> Action | None:
-    """Slapjack's slap, carrying the pile version I saw (None if I cannot slap now)."""
-    slaps = [c for c in model.choices() if c.move == "slap"]
-    if not slaps:
-        return None
-    versioned = [c for c in slaps if c.args]
-    return move_action((versioned or slaps)[0], model)
+    """The ``move`` event of :func:`slap_choice` (None if I cannot slap now)."""
+    choice = slap_choice(model)
+    return move_action(choice, model) if choice else None
+
+
+class SlapGuard:
+    """One slap per seat per view: a second press on the same pile would reach the server
+    after the first had won it, and be judged too late (three cards lost). Presses within
+    ``SLAP_QUIET`` of a seat's slap are ignored too, whatever the version (a won pile makes a
+    new version within milliseconds: a double tap would slap the empty pile). A refused slap
+    took nothing: :meth:`forget` lets its seat slap again."""
+
+    def __init__(self) -> None:
+        self.sent: dict[int | None, tuple] = {}  # seat -> (round, version) of its last slap
+        self.at: dict[int | None, float] = {}  # seat -> when its last slap went out
+
+    def allow(self, seat: int | None, seen: tuple, now: float) -> bool:
+        """Whether a slap of ``seat`` on the view ``seen`` (round, version) may go out now;
+        if so it is remembered as sent."""
+        if self.sent.get(seat) == seen or now - self.at.get(seat, -1e9) < SLAP_QUIET:
+            return False
+        self.sent[seat], self.at[seat] = seen, now
+        return True
+
+    def forget(self, seat: int | None) -> None:
+        self.sent.pop(seat, None)
+        self.at.pop(seat, None)
 
 
 def play_card(model: Model) -> Action | None:
@@ -97,44 +151,48 @@ def _bot(rest: str, model: Model) -> Action:
 
 def _local(rest: str, model: Model) -> Action:
     if not rest:
-        return note("Say the hot-seat player's name: /local NAME")
-    return send("add_local", {"name": rest[:32]})
+        return note("Say the hot-seat player’s name: /local NAME")
+    if len(rest) > 32:
+        return note("A name is at most 32 characters")
+    return send("add_local", {"name": rest})
 
 
 def _kick(rest: str, model: Model) -> Action:
-    if not rest.isdigit():
+    seat = number(rest)
+    if seat is None:
         return note("Say which seat: /kick SEAT (a number)")
-    seat = int(rest)
     shown = [s.get("name") for s in model.seats() if s.get("seat") == seat]
     # The name on screen: if the seats moved up meanwhile, the server refuses, not removes.
     return send("remove_seat", {"seat": seat, **({"name": shown[0]} if shown else {})})
 
 
 def _undo(rest: str, model: Model) -> Action:
-    if rest.isdigit():
-        return send("undo", {"seat": int(rest)})
+    if number(rest) is not None:
+        return send("undo", {"seat": number(rest)})
     mine = [s for s, st in model.states.items() if s is not None and st.get("can_undo")]
-    if len(model.my_seats) > 1 and not mine:  # the server would ask which seat
-        return note("There is no move of yours to take back")
+    if len(model.my_seats) > 1 and not mine:
+        # The server would only ask which seat; none can (nobody moved, another seat moved
+        # since, or three take-backs in a row), so say that instead.
+        return note("None of your seats can take a move back now")
     return send("undo", {"seat": mine[0]} if len(model.my_seats) > 1 else {})
 
 
 def _turn_time(rest: str, model: Model) -> Action:
     if rest.lower() in ("off", "0"):
         return send("set_turn_time", {"seconds": 0})
-    if not rest.isdigit():
+    if number(rest) is None:
         return note("Say the turn time in seconds, or off: /turntime 60")
-    return send("set_turn_time", {"seconds": int(rest)})
+    return send("set_turn_time", {"seconds": number(rest)})
 
 
 def _stand_in(rest: str, model: Model) -> Action:
-    if not rest.isdigit():
+    if number(rest) is None:
         return note("Say which seat: /standin SEAT (a number)")
-    return send("stand_in", {"seat": int(rest)})
+    return send("stand_in", {"seat": number(rest)})
 
 
 def _say(rest: str, model: Model) -> Action:
-    return send("chat", {"text": rest[:500]}) if rest else note("Say something: /say TEXT")
+    return chat(rest) if rest else note("Say something: /say TEXT")
 
 
 COMMANDS = {

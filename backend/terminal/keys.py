@@ -5,6 +5,10 @@ key at once (Slapjack's slap) and still draw the typed line itself. Ctrl-C is re
 not left to the terminal to turn into SIGINT: a SIGINT can be ignored by whatever started the
 client (a background job of a script inherits that), and CPython can run its handler late when
 the signal lands on another thread. Ctrl-Z still suspends.
+
+Bracketed paste is turned on while the keyboard is ours: the terminal then wraps pasted text
+in ``ESC [200~`` … ``ESC [201~``, and the whole paste comes as one key (``PASTE`` and the
+text), which the editor inserts as text: a pasted line break never submits a line.
 """
 
 from __future__ import annotations
@@ -12,22 +16,32 @@ from __future__ import annotations
 import codecs
 import os
 import select
+import sys
 import termios
 import tty
+from typing import TextIO
 
 ENTER, BACKSPACE, KILL, EOF, INTERRUPT = "\n", "\x7f", "\x15", "\x04", "\x03"
 MAX_LINE = 500
+ESC_TIMEOUT = 0.08  # seconds: an Esc with nothing after it this soon is a key of its own
+PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+PASTE = "\x1b[paste]"  # the first characters of a key that holds pasted text
+MAX_PASTE = 4 * MAX_LINE  # more than any line holds: the editor says the line is full
 
 
 class Keyboard:
-    """Reads keys from a file descriptor; use as a context manager to set and restore cbreak."""
+    """Reads keys from a file descriptor; use as a context manager to set and restore cbreak
+    mode and bracketed paste."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, screen: TextIO | None = None) -> None:
         self.fd = fd
         self.is_tty = os.isatty(fd)
+        self.screen = screen if screen is not None else sys.stdout
         self._saved: list | None = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._escape = ""  # the part of an escape sequence (arrow keys…) read so far
+        self._paste: str | None = None  # the text of a paste still coming in
 
     def __enter__(self) -> Keyboard:
         self.resume()
@@ -37,43 +51,76 @@ class Keyboard:
         self.pause()
 
     def resume(self) -> None:
-        """Cbreak mode on (the terminal's own settings are kept for :meth:`pause`)."""
+        """Cbreak mode and bracketed paste on (the terminal's own settings are kept for
+        :meth:`pause`)."""
         if self.is_tty and self._saved is None:
             self._saved = termios.tcgetattr(self.fd)
             tty.setcbreak(self.fd)
             mode = termios.tcgetattr(self.fd)
             mode[tty.CC][termios.VINTR] = os.fpathconf(self.fd, "PC_VDISABLE")
             termios.tcsetattr(self.fd, termios.TCSANOW, mode)
+            self._tell_terminal(PASTE_ON)
 
     def pause(self) -> None:
         """The terminal as it was before (on exit, and while suspended with Ctrl-Z)."""
         if self._saved is not None:
+            self._tell_terminal(PASTE_OFF)
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
             self._saved = None
 
+    def _tell_terminal(self, sequence: str) -> None:
+        if os.environ.get("TERM") == "dumb":
+            return
+        try:
+            if self.screen.isatty():
+                self.screen.write(sequence)
+                self.screen.flush()
+        except (OSError, ValueError):
+            pass  # the terminal went away: nothing to turn on or off
+
     def read(self, timeout: float) -> list[str] | None:
         """The keys typed within ``timeout`` seconds ([] if none); None at the end of input."""
+        data = self._read(timeout)
+        if data is None:
+            return None
+        keys = self._keys(self._decoder.decode(data))
+        while self._escape:  # an Esc, maybe the start of a sequence: wait a moment for the rest
+            more = self._read(ESC_TIMEOUT)
+            if not more:
+                self.drop_escape()
+                return keys if keys or more is not None else None
+            keys += self._keys(self._decoder.decode(more))
+        return keys
+
+    def _read(self, timeout: float) -> bytes | None:
+        """The bytes there within ``timeout`` (b"" if none); None at the end of input."""
         ready, _, _ = select.select([self.fd], [], [], timeout)
         if not ready:
-            return []
+            return b""
         try:
-            data = os.read(self.fd, 1024)
+            data = os.read(self.fd, 4096)
         except OSError:
             return None
-        if not data:
-            return None
-        return self._keys(self._decoder.decode(data))
+        return data or None
+
+    def drop_escape(self) -> None:
+        """Nothing more came in time: that was the Esc key (ignored), or a sequence cut short,
+        not the start of the next key."""
+        self._escape = ""
 
     def _keys(self, text: str) -> list[str]:
-        keys = []
+        keys: list[str] = []
         for ch in text:
-            if self._escape:
+            if self._paste is not None:
+                self._paste_char(ch, keys)
+            elif self._escape:
                 self._escape += ch
                 # CSI sequences end with a letter or ~; anything else after ESC is one key
                 if self._escape_done(ch):
+                    if self._escape == PASTE_START:
+                        self._paste = ""
                     self._escape = ""
-                continue
-            if ch == "\x1b":
+            elif ch == "\x1b":
                 self._escape = ch
             elif ch == "\r":
                 keys.append(ENTER)
@@ -83,6 +130,16 @@ class Keyboard:
                 keys.append(ch)
         return keys
 
+    def _paste_char(self, ch: str, keys: list[str]) -> None:
+        """One character of a paste: kept until the paste's end marker comes."""
+        paste = (self._paste or "") + ch
+        if len(paste) > MAX_PASTE + len(PASTE_END):  # keep the head, and the tail for the end
+            paste = paste[:MAX_PASTE] + paste[-len(PASTE_END):]
+        if paste.endswith(PASTE_END):
+            keys.append(PASTE + paste[:-len(PASTE_END)])
+            self._paste = None
+        else:
+            self._paste = paste
 
     def _escape_done(self, ch: str) -> bool:
         if len(self._escape) == 2:
@@ -91,20 +148,41 @@ class Keyboard:
 
 
 class LineEditor:
-    """The line being typed: printable keys add, Backspace and Ctrl-U remove, Enter submits."""
+    """The line being typed: printable keys add, Backspace and Ctrl-U remove, Enter submits, a
+    paste adds its text (line breaks as spaces). ``overflowed`` says a key or a paste did not
+    fit in the line's 500 characters (until the line is sent or cleared)."""
 
     def __init__(self) -> None:
         self.text = ""
+        self.overflowed = False
 
     def feed(self, key: str) -> str | None:
         """Take one key; the finished line when it is Enter, else None."""
         if key == ENTER:
-            line, self.text = self.text, ""
+            line, self.text, self.overflowed = self.text, "", False
             return line
-        if key == BACKSPACE:
+        if key.startswith(PASTE):
+            self._add(pasted_text(key[len(PASTE):]))
+        elif key == BACKSPACE:
             self.text = self.text[:-1]
         elif key == KILL:
-            self.text = ""
-        elif key.isprintable() and len(self.text) < MAX_LINE:
-            self.text += key
+            self.text, self.overflowed = "", False
+        elif key.isprintable():
+            self._add(key)
         return None
+
+    def clear(self) -> None:
+        self.text, self.overflowed = "", False
+
+    def _add(self, text: str) -> None:
+        room = MAX_LINE - len(self.text)
+        if len(text) > room:
+            self.overflowed = True
+        self.text += text[:max(0, room)]
+
+
+def pasted_text(text: str) -> str:
+    """Pasted text as one line: line breaks and tabs become spaces, other controls go."""
+    text = text.replace("\r\n", "\n")
+    spaced = "".join(" " if ch in "\r\n\t" else ch for ch in text)
+    return "".join(ch for ch in spaced if ch.isprintable())

@@ -7,6 +7,7 @@ the wrong shape is ignored with a note instead.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from .text import clean
 
 MAX_LINES = 200
 LEFT_GAME = "You left this game: you are watching. Type /quit to go back."
+REMOVED = "The host removed you from your seat: you can still watch this room."
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Model:
         self.joined = False
         self.bot_levels: list[str] = []
         self.games: dict[str, dict] = {}  # what GET /api/games says of each game, by slug
+        self.chat_seen: set[int] = set()  # the ids of the chat messages shown (join replays)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -114,6 +117,33 @@ class Model:
                     out.append(Choice(seat, m["move"], tuple(args)))
             out.extend(_unoffered_slap(seat, self.states[seat], out))
         return _without_plain_slaps(out)
+
+    def numbered(self) -> list[tuple[int, Choice]]:
+        """My moves with the number to type for each. When every move names one pile (the
+        server says its argument is a ``position``, "unlock pile 6"), the number is the pile's,
+        so that typing 6 unlocks pile 6; otherwise moves are numbered from 1."""
+        choices = self.choices()
+        piles = [self._position(c) for c in choices]
+        if choices and len({c.seat for c in choices}) == 1 and None not in piles \
+                and len(set(piles)) == len(piles):
+            return [(pile, c) for pile, c in zip(piles, choices, strict=True) if pile is not None]
+        return list(enumerate(choices, 1))
+
+    def _position(self, choice: Choice) -> int | None:
+        """The number a one-argument move's argument is said as when the server's words call
+        it a position (shown plus one, as the table numbers piles), else None."""
+        moves = (self.game_info() or {}).get("moves")
+        facts = next((m for m in moves if isinstance(m, dict) and m.get("name") == choice.move),
+                     None) if isinstance(moves, list) else None
+        if not isinstance(facts, dict) or len(choice.args) != 1 or not _int(choice.args[0]):
+            return None
+        names, words = _list(facts.get("args")), _list(facts.get("words"))
+        if not names or not words or not isinstance(names[0], str):
+            return None
+        slot = re.compile(r"\{" + re.escape(names[0]) + r":position\}")
+        if all(isinstance(w, str) and slot.search(w) for w in words):
+            return choice.args[0] + 1
+        return None
 
     def result(self) -> dict | None:
         state = self.main_state()
@@ -193,7 +223,14 @@ class Model:
             del self.states[seat]  # a seat no longer mine is never drawn as mine
         self._check_away()
         if self.joined and was_playing and self.spectator:
-            self.note(LEFT_GAME if self.left_game else "You are now a spectator")
+            self.note(LEFT_GAME if self.left_game else REMOVED if self._removed()
+                      else "You are now a spectator")
+
+    def _removed(self) -> bool:
+        """Whether the host removed me from my seat (the room lists me in ``removed``)."""
+        removed = (self.room or {}).get("removed")
+        return any(isinstance(r, dict) and r.get("user_id") == self.user_id
+                   for r in _list(removed))
 
     def _people(self) -> dict[tuple, str]:
         """The players at the table: (kind, user, name) -> "here", "away" or "left"."""
@@ -209,10 +246,14 @@ class Model:
                  ("away", None): "left the table", ("here", "away"): "lost their connection",
                  ("away", "here"): "is back", ("here", "left"): "left the game",
                  ("away", "left"): "left the game"}
+        host = (self.room or {}).get("host")
         for key in sorted({*before, *after}, key=str):
             change = words.get((before.get(key), after.get(key)))
             if in_game and after.get(key) == "left":
                 continue
+            if change == "lost their connection" and key[:2] == ("human", host) \
+                    and self.closes_at is not None:
+                continue  # "the room closes in 20 s unless they come back" says it
             if change and key[1] != self.user_id:
                 self.note(f"{key[2]} {change}", "game")
 
@@ -229,10 +270,18 @@ class Model:
         self.on_seats(reply)
         if self.left_game:
             self.note(LEFT_GAME)
+        first = not self.joined
         self.joined = True
-        history = reply.get("chat")
-        for msg in history if isinstance(history, list) else []:
+        before = list(self.lines)
+        self.lines.clear()
+        for msg in _list(reply.get("chat")):
             self.on_chat(msg, quiet_errors=True)
+        history = list(self.lines)
+        self.lines.clear()
+        # The first join: the chat from before I came goes above the game's story so far (its
+        # lines arrived just before, stamped now), so the pane reads oldest first. Later joins
+        # (a reconnect) add only what was said while I was away, at the end.
+        self.lines.extend(history + before if first else before + history)
 
     def on_state(self, data: Any) -> None:
         if not isinstance(data, dict) or not isinstance(data.get("view"), dict):
@@ -288,6 +337,10 @@ class Model:
             if not quiet_errors:
                 self.note("The server sent a chat message I could not read", "error")
             return
+        if _int(data.get("id")):
+            if data["id"] in self.chat_seen:
+                return  # the join's history repeats what was already shown
+            self.chat_seen.add(data["id"])
         mine = data.get("user_id") == self.user_id
         self.lines.append(Line(clean(data["text"]), clean(data.get("name"), 32) or "?",
                                "me" if mine else "chat", _seconds(data.get("ts"))))
@@ -296,7 +349,7 @@ class Model:
         reason = data.get("reason") if isinstance(data, dict) else None
         self.closed_reason = clean(reason, 40) or "closed"
         words = {"host_left": "the host left",
-                 "host_disconnected": "the host's connection was lost"}
+                 "host_disconnected": "the host’s connection was lost"}
         self.note(f"The room was closed: {words.get(self.closed_reason, self.closed_reason)}",
                   "error")
 

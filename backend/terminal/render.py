@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -35,6 +35,7 @@ ENGINE_KEYS = frozenset(("game", "seat", "version", "num_players", "current", "s
                          "direction", "turn", "out", "left", "active_seats", "result"))
 MIN_MESSAGES = 3
 MAX_SEATS = 12
+MIN_WIDTH, MIN_HEIGHT = 60, 16  # smaller, the tables cannot be drawn whole
 
 
 # -- cards ---------------------------------------------------------------------------------------
@@ -106,7 +107,7 @@ def moves_block(model: Model) -> RenderableType | None:
     for _ in range(columns):
         grid.add_column()
     cells = [Text(f"{i:>2}) ", style="bold cyan").append_text(describe(c, model))
-             for i, c in enumerate(choices, 1)]
+             for i, c in model.numbered()]
     for start in range(0, len(cells), columns):
         grid.add_row(*cells[start:start + columns])
     title = Text("Your moves (type the number, then Enter)", style="bold")
@@ -119,7 +120,7 @@ def tic_tac_toe(view: dict, model: Model) -> RenderableType:
     cells = view.get("cells")
     if not isinstance(cells, list) or len(cells) != 9:
         raise ValueError("no cells")
-    numbers = {c.args[0]: i for i, c in enumerate(model.choices(), 1)
+    numbers = {c.args[0]: i for i, c in model.numbered()
                if c.move == "place" and c.args and _int(c.args[0])}
     line = view.get("line") if isinstance(view.get("line"), list) else []
     rows = []
@@ -167,12 +168,13 @@ def nine_locks(view: dict, model: Model) -> RenderableType:
         hands.add_row(Text(_turn_mark(view, seat) + model.seat_name(seat), style="bold"),
                       Text("visible ").append_text(cards_text(_at(visible, seat))),
                       Text("hidden ").append_text(hidden))
-    info = Text(f"Deck: {_count(view.get('deck_count'))} cards", style="dim")
+    facts = [Text(f"Deck: {_count(view.get('deck_count'))} cards", style="dim")]
     stage = view.get("stage")
     if stage in ("key", "unlock"):
-        info.append(f"   {model.seat_name(view.get('current'))} must now "
-                    f"{'use the key on a pile' if stage == 'key' else 'unlock a pile'}",
-                    style="yellow")
+        facts.append(Text(f"{model.seat_name(view.get('current'))} must now "
+                          f"{'use the key on a pile' if stage == 'key' else 'unlock a pile'}",
+                          style="yellow"))
+    info = Flow(Text(), facts, "   ")
     return Group(table, info, hands)
 
 
@@ -194,26 +196,24 @@ def slapjack(view: dict, model: Model) -> RenderableType:
     pile = view.get("pile")
     if not isinstance(pile, list):
         raise ValueError("no pile")
-    top = Text("Pile: ", style="bold")
+    cards = Text()
     if pile:
         shown = pile[-3:]
         if len(pile) > 3:
-            top.append("… ", style="dim")
+            cards.append("… ", style="dim")
         for i, card in enumerate(shown):
             text = card_text(card)
             if i == len(shown) - 1:
                 text = Text("[").append_text(text).append("]")
-            top.append_text(text).append(" ")
-        top.append(f"  ({_cards(len(pile))}, top card on the right)", style="dim")
+            cards.append_text(text).append(" " if i < len(shown) - 1 else "")
+        parts = [cards, Text(f"({_cards(len(pile))}, top card on the right)", style="dim")]
     else:
-        top.append("empty", style="dim")
+        parts = [Text("empty", style="dim")]
     if view.get("pile_slapped"):
-        top.append("  already slapped", style="yellow")
+        parts.append(Text("already slapped", style="yellow"))
+    top = Flow(Text("Pile: ", style="bold"), parts, "   ")
     stacks = _list(view.get("stacks_count"))
-    counts = Text("Stacks: ")
-    for seat in seat_range(view):
-        counts.append(f"{_turn_mark(view, seat)}{model.seat_name(seat)} "
-                      f"{_count(_at(stacks, seat))}  ")
+    counts = _players(view, model, lambda seat: str(_count(_at(stacks, seat))), "Stacks: ")
     plays = Text(f"Plays: {_count(view.get('plays'))} of {_count(view.get('play_limit'))}",
                  style="dim")
     events = [Text(named(clean(e.get("text"), 120), model), style="italic")
@@ -225,14 +225,15 @@ def poker99(view: dict, model: Model) -> RenderableType:
     total = view.get("total")
     if not _int(total):
         raise ValueError("no total")
-    head = Text(f"Total: {total} / {_count(view.get('max_total')) or 99}", style="bold")
-    head.append("   Last card: ").append_text(card_text(view.get("last_card"))
-                                              if view.get("last_card") else Text("none"))
-    arrow = "up the seats" if view.get("direction", 1) == 1 else "down the seats (reversed)"
-    head.append(f"   Play goes {arrow}", style="dim")
+    way = "clockwise" if view.get("direction", 1) == 1 else "counter-clockwise (reversed)"
+    head = Flow(Text(), [
+        Text(f"Total: {total} / {_count(view.get('max_total')) or 99}", style="bold"),
+        Text("Last card: ").append_text(card_text(view.get("last_card"))
+                                        if view.get("last_card") else Text("none")),
+        Text(f"Play goes {way}", style="dim")], "   ")
     hand = Text("Your hand: ", style="bold").append_text(cards_text(view.get("hands")))
     counts, status = _list(view.get("hands_count")), _list(view.get("status"))
-    players = _players(view, model, lambda seat: f"{_count(_at(counts, seat))} cards "
+    players = _players(view, model, lambda seat: f"{_cards(_count(_at(counts, seat)))} "
                                                  f"({clean(_at(status, seat), 8) or 'in'})")
     deck = Text(f"Deck {_count(view.get('deck_count'))} · played "
                 f"{_count(view.get('discards_count'))}", style="dim")
@@ -259,15 +260,40 @@ def crazy_eights(view: dict, model: Model) -> RenderableType:
     return _hand_table(view, head, hand, players, stock)
 
 
-def _players(view: dict, model: Model, about: Callable[[int], str]) -> Text:
-    """"Players: " and each seat's name (``▶`` on whose turn it is) with ``about(seat)``."""
-    players = Text("Players: ")
-    for seat in seat_range(view):
-        players.append(f"{_turn_mark(view, seat)}{model.seat_name(seat)} {about(seat)}  ")
-    return players
+def _players(view: dict, model: Model, about: Callable[[int], str],
+             lead: str = "Players: ") -> Flow:
+    """``lead`` and each seat's name (``▶`` on whose turn it is) with ``about(seat)``, or
+    "left" for a player who left; a player is never split over two lines."""
+    left = _list(view.get("left"))
+    return Flow(Text(lead), [Text(f"{_turn_mark(view, seat)}{model.seat_name(seat)} "
+                                  f"{'left' if seat in left else about(seat)}")
+                             for seat in seat_range(view)])
 
 
-def _hand_table(view: dict, head: Text, hand: Text, players: Text, piles: Text) -> Group:
+class Flow:
+    """Items in a row, ``sep`` between them, wrapped between items only (a player's name and
+    card count, or "already slapped", never split); later lines start under the first item."""
+
+    def __init__(self, lead: Text, items: list[Text], sep: Text | str = "  ") -> None:
+        self.lead, self.items = lead, items
+        self.sep = sep if isinstance(sep, Text) else Text(sep)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width, indent = options.max_width, self.lead.cell_len
+        line, empty = self.lead.copy(), True
+        for item in self.items:
+            if not empty and line.cell_len + self.sep.cell_len + item.cell_len > width:
+                yield line
+                line, empty = Text(" " * indent), True
+            if not empty:
+                line.append_text(self.sep)
+            line.append_text(item)
+            empty = False
+        yield line
+
+
+def _hand_table(view: dict, head: RenderableType, hand: Text, players: Flow,
+                piles: Text) -> Group:
     """A card game's table: its head line, your hand (for a player only), the players, the
     piles."""
     parts: list[RenderableType] = [head, players, piles]
@@ -318,16 +344,18 @@ def _slapjack_move(choice: Choice, model: Model) -> Text | None:
 
 
 def _slapjack_turn(view: dict, model: Model) -> str:
-    return " to play a card. Anyone may slap at any moment."
+    return ". Anyone may slap at any moment."
 
 
 def _tic_tac_toe_turn(view: dict, model: Model) -> str:
-    """Which mark I play."""
-    marks, current = view.get("marks"), view.get("current")
-    if not model.my_seats or not isinstance(marks, list):
-        return ""
-    seat = current if current in model.my_seats else model.my_seats[0]
-    return f"   (playing {clean(marks[seat], 2)})" if _int(seat) and 0 <= seat < len(marks) else ""
+    """The mark of the player to move, and which mark I play when it is not my turn: "Ada’s
+    turn (X) · you play O", "Your turn (X)"."""
+    marks, current = _list(view.get("marks")), view.get("current")
+    theirs = _at(marks, current) if _int(current) else None
+    text = f" ({clean(theirs, 2)})" if theirs else ""
+    if model.my_seats and current not in model.my_seats and _at(marks, model.my_seats[0]):
+        text += f" · you play {clean(marks[model.my_seats[0]], 2)}"
+    return text
 
 
 @dataclass(frozen=True)
@@ -366,20 +394,20 @@ def table_block(model: Model) -> RenderableType | None:
 
 # -- the room ------------------------------------------------------------------------------------
 
-def header(model: Model) -> Text:
+def header(model: Model) -> Flow:
     room = model.room or {}
-    text = Text("Gaming Lounge", style="bold magenta")
-    text.append(f" · {clean(room.get('title') or model.game, 40) or '…'}", style="bold")
-    text.append(" · room ").append(clean(room.get("code"), 12) or "…", style="bold yellow")
-    text.append(f" · {model.status}")
+    parts = [Text("Gaming Lounge", style="bold magenta"),
+             Text(clean(room.get("title") or model.game, 40) or "…", style="bold"),
+             Text("room ").append(clean(room.get("code"), 12) or "…", style="bold yellow"),
+             Text(model.status)]
     watchers = room.get("spectators")
     if _int(watchers) and watchers > 0:
-        text.append(f" · {watchers} watching", style="dim")
+        parts.append(Text(f"{watchers} watching", style="dim"))
     if model.spectator:
-        text.append(" · spectating", style="yellow")
+        parts.append(Text("spectating", style="yellow"))
     if not model.connected:
-        text.append(" · reconnecting…", style="bold red")
-    return text
+        parts.append(Text("reconnecting…", style="bold red"))
+    return Flow(Text(), parts, " · ")
 
 
 def seats_block(model: Model) -> RenderableType:
@@ -426,7 +454,9 @@ def hint_block(model: Model) -> Text | None:
     """What to do next, in one line."""
     result = model.result()
     if result is not None:
-        if "winner" in result:
+        if "winner" in result and model.my_seats == [result["winner"]]:
+            text = Text("You win!", style="bold green")
+        elif "winner" in result:
             text = Text(f"{model.seat_name(result['winner'])} wins!", style="bold green")
         else:
             text = Text("The game is a draw.", style="bold yellow")
@@ -456,33 +486,44 @@ def turn_line(model: Model) -> Text | None:
         return None
     current = view.get("current")
     mine = current in model.my_seats
+    renderer = RENDERERS.get(model.game)
+    about = renderer.turn(view, model) if renderer and renderer.turn else ""
     if mine and len(model.my_seats) > 1:  # hot seat: say whose turn, it is mine to play
-        text = Text(f"{model.seat_name(current)}'s turn (you play it)", style="bold green")
+        text = Text(f"{whose_turn(model.seat_name(current))}{about} (you play it)",
+                    style="bold green")
     else:
-        text = Text("Your turn" if mine else f"{model.seat_name(current)}'s turn",
+        text = Text("Your turn" if mine else whose_turn(model.seat_name(current)),
                     style="bold green" if mine else "bold")
+        text.append(about, style="")
     clock = model.clock
     left = model.seconds_left(clock[1]) if clock and clock[0] == current else None
     if left is not None:
         text.append(f"  (away: a bot plays in {left} s)" if clock[2]
                     else f"  ({left // 60}:{left % 60:02d} left)", style="yellow")
-    renderer = RENDERERS.get(model.game)
-    if renderer and renderer.turn:
-        text.append(renderer.turn(view, model), style="")
     return text
 
 
-def message_lines(lines: list[Line], count: int) -> list[Text]:
-    out = []
+def whose_turn(name: str) -> str:
+    """"Ada’s turn"; "Turn: Bot 1 (hard)" for a name that ends in a bracket ("(hard)’s")."""
+    return f"Turn: {name}" if name.endswith(")") else f"{name}’s turn"
+
+
+def message_lines(lines: list[Line], count: int) -> list[RenderableType]:
+    """The newest ``count`` messages, each after its time; a long one wraps under its text."""
+    out: list[RenderableType] = []
     for line in lines[-count:] if count > 0 else []:
-        stamp = time.strftime("%H:%M", time.localtime(line.at))
-        text = Text(f"{stamp} ", style="dim")
+        stamp = Text(time.strftime("%H:%M", time.localtime(line.at)), style="dim")
+        text = Text()
         if line.who is not None:
             text.append(f"{line.who}: ", style="bold green" if line.style == "me" else "bold")
             text.append(line.text)
         else:
             text.append(line.text, style=LINE_STYLES.get(line.style, ""))
-        out.append(text)
+        grid = Table.grid(padding=(0, 1, 0, 0))
+        grid.add_column(no_wrap=True)
+        grid.add_column(overflow="fold")
+        grid.add_row(stamp, text)
+        out.append(grid)
     return out
 
 
@@ -500,6 +541,8 @@ def render_lines(renderables: list[RenderableType], width: int, color: bool) -> 
 def frame(model: Model, width: int, height: int, color: bool = True) -> list[str]:
     """The screen as lines (without the input line): everything above, messages below."""
     width = max(30, width)
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        return too_small(model, width, height, color)
     body = [b for b in (table_block(model), hint_block(model), moves_block(model))
             if b is not None]
     lines = render_lines([header(model), seats_block(model), *body], width, color)
@@ -513,6 +556,16 @@ def frame(model: Model, width: int, height: int, color: bool = True) -> list[str
     lines = lines[max(0, len(lines) + len(messages) + 2 - height):]
     rule = Text("─" * (min(width, 69) - len(" messages")) + " messages", style="dim")
     return lines + render_lines([rule], width, color) + messages
+
+
+def too_small(model: Model, width: int, height: int, color: bool) -> list[str]:
+    """A window too small for the tables: say so, and keep the newest messages."""
+    say = Text(f"The window is too small ({width}×{height}): the lounge needs at least "
+               f"{MIN_WIDTH}×{MIN_HEIGHT}. Chat and commands still work.", style="bold yellow")
+    lines = render_lines([say], width, color)
+    room = max(1, height - len(lines) - 2)
+    messages = render_lines(message_lines(list(model.lines), room), width, color)[-room:]
+    return (lines + messages)[-max(1, height - 1):]
 
 
 def _turn_mark(view: dict, seat: int) -> str:

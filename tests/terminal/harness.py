@@ -117,6 +117,7 @@ class Proxy:
         self.sockets: list[socket.socket] = []
         self.lock = threading.Lock()
         self.running = True
+        self.refusing = False  # new connections are closed at once, as by a server that is down
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -125,6 +126,9 @@ class Proxy:
                 client, _ = self.listener.accept()
             except OSError:
                 return
+            if self.refusing:
+                client.close()
+                continue
             try:
                 upstream = socket.create_connection(self.target, timeout=5)
             except OSError:

@@ -3,20 +3,36 @@ drawing of every game, from real matches of the rules package and from hostile p
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import queue
 import random
+import re
 import termios
+import time
 import tty
 
 import pytest
 
 from backend.gamelog import GameLog
+from backend.terminal import app as app_module
 from backend.terminal import commands
 from backend.terminal.app import App
-from backend.terminal.keys import BACKSPACE, ENTER, INTERRUPT, KILL, Keyboard, LineEditor
-from backend.terminal.model import Model
-from backend.terminal.render import card_text, frame
+from backend.terminal.client import Incoming
+from backend.terminal.keys import (
+    BACKSPACE,
+    ENTER,
+    INTERRUPT,
+    KILL,
+    PASTE,
+    PASTE_OFF,
+    PASTE_ON,
+    Keyboard,
+    LineEditor,
+)
+from backend.terminal.model import REMOVED, Model
+from backend.terminal.render import card_text, frame, whose_turn
 from backend.terminal.text import clean
 from shared_rules import GAMES, new_match
 from shared_rules.words import game_facts
@@ -90,7 +106,7 @@ def test_every_game_draws_for_a_player_and_a_spectator(slug, steps):
         assert f"Gaming Lounge · {GAMES[slug].title} · room K7MPQ2" in screen
         assert "cannot draw" not in screen
         if match.result is not None:
-            assert "wins!" in screen or "draw" in screen
+            assert "wins!" in screen or "You win!" in screen or "draw" in screen
         if seat is None:
             assert "Your moves" not in screen
 
@@ -106,7 +122,7 @@ def test_tic_tac_toe_numbers_the_free_cells_and_marks_the_winner():
         match = match.apply(seat, "place", cell)
     screen = text_of(model_for(match, 0))
     assert " O │ 1 │ 2 " in screen and " 3 │ X │ 4 " in screen
-    assert "Your turn   (playing X)" in screen
+    assert "Your turn (X)" in screen
     assert " 1) top centre (cell 1)" in screen
     for seat, cell in [(0, 2), (1, 1), (0, 6)]:
         match = match.apply(seat, "place", cell)
@@ -187,9 +203,9 @@ def test_hot_seat_moves_name_their_seat():
     action = commands.parse("1", model)
     assert action.payload == {"move": "place", "args": [0], "seat": 0}
     undo = commands.parse("/undo", model)  # nobody has moved: nothing to take back, said here
-    assert undo.kind == "note" and undo.text == "There is no move of yours to take back"
+    assert undo.kind == "note" and undo.text == "None of your seats can take a move back now"
     screen = text_of(model)
-    assert "[Ada] top left" in screen and "Ada's turn (you play it)   (playing X)" in screen
+    assert "[Ada] top left" in screen and "Ada’s turn (X) (you play it)" in screen
 
 
 def test_a_hot_seat_player_sees_their_own_hand_on_their_turn():
@@ -213,7 +229,11 @@ def test_a_small_window_keeps_the_newest_messages_and_fits(width, height):
     screen = frame(model, width, height, color=False)
     assert len(screen) <= height - 1  # the input line is the last
     assert "the newest" in screen[-1] and all(len(line) <= width for line in screen)
-    assert any(line.endswith(" messages") for line in screen)
+    if width >= 60:
+        assert any(line.endswith(" messages") for line in screen)
+    else:  # the tables cannot fit: said, not drawn cut
+        assert screen[0].startswith("The window is too small (40×12)")
+        assert "Tic-Tac-Toe" not in "\n".join(screen)
 
 
 def test_lines_become_commands_chat_or_notes():
@@ -235,7 +255,10 @@ def test_lines_become_commands_chat_or_notes():
     assert commands.parse("/quit", model).kind == "quit"
     assert commands.parse("/nope", model).text.startswith("There is no command /nope")
     assert commands.parse("3", model).text == "You have no move to make right now"
-    assert len(commands.parse("x" * 900, model).payload["text"]) == 500
+    assert commands.parse("x" * 500, model).payload == {"text": "x" * 500}
+    too_long = commands.parse("x" * 501, model)
+    assert too_long.kind == "note" and "at most 500" in too_long.text
+    assert commands.parse("/say " + "y" * 501, model).kind == "note"
 
 
 def test_old_states_are_ignored_and_a_rematch_starts_afresh():
@@ -415,8 +438,8 @@ def test_you_are_away_is_said_once_each_time_you_become_away():
 
 
 def test_help_says_how_to_chat_a_slapjack_line_starting_with_s():
-    slapjack = [line for line in commands.HELP if line.startswith("Slapjack")]
-    assert len(slapjack) == 1 and "/say" in slapjack[0] and "starts with s" in slapjack[0]
+    slapjack = "\n".join(commands.HELP).split("Slapjack:", 1)[1]
+    assert "/say" in slapjack and "starts with s" in slapjack
 
 
 def test_the_message_pane_tells_who_comes_and_goes():
@@ -472,7 +495,7 @@ def test_the_turn_clock_the_host_grace_and_the_new_commands():
     model = model_for(match, 1)
     timer = {"seat": 0, "ends_at": 1, "ms_left": 27_400, "away": False}
     model.on_state(state(match, 1) | {"turn_timer": timer})
-    assert "Ada's turn  (0:28 left)" in text_of(model)
+    assert "Ada’s turn (X) · you play O  (0:28 left)" in text_of(model)
     model.on_state(state(match, 1) | {"turn_timer": {**timer, "ms_left": 2_000, "away": True}})
     assert "(away: a bot plays in 2 s)" in text_of(model)
     model.on_state(state(match, 1) | {"turn_timer": None})
@@ -499,6 +522,7 @@ def test_the_host_s_commands_say_what_they_did():
     app = App(model, link=None, inbox=None, code="ABCDEF", name="Ada", spectate=False)
     app.on_ack("set_turn_time", {"ok": True}, {"seconds": 60})
     app.on_ack("set_turn_time", {"ok": True}, {"seconds": 0})
+    app.away_when_back_sent = True
     app.on_ack("back", {"ok": True}, {})
     app.on_ack("stand_in", {"ok": True}, {"seat": 1})
     app.on_ack("stand_in", {"ok": False, "error": {"code": "bad_state",
@@ -541,3 +565,351 @@ def test_a_game_with_no_renderer_is_drawn_from_its_view_and_said_in_the_servers_
     assert commands.parse("3", model).payload == {"move": "pass_to", "args": [1]}
     model.games["crazy-test"] = {"slug": "crazy-test", "moves": [{"name": "play", "words": 5}]}
     assert " 2) play 9♣" in text_of(model)  # words of a bad shape: the move said plainly
+
+
+# -- the play-test's findings ----------------------------------------------------------------
+
+
+class FakeLink:
+    """The Socket.IO link, minus the network: what the app sends is kept in ``sent``."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict]] = []
+        self.connected = True
+
+    def send(self, event: str, payload: dict) -> bool:
+        if self.connected:
+            self.sent.append((event, payload))
+        return self.connected
+
+    def call(self, event: str, payload: dict, timeout: float = 2.0) -> dict:
+        self.sent.append((event, payload))
+        return {"ok": True}
+
+
+def app_for(model: Model) -> tuple[App, FakeLink]:
+    link = FakeLink()
+    app = App(model, link=link, inbox=queue.Queue(), code="k7mpq2", name="Ada", spectate=False)
+    app.joined = True
+    return app, link
+
+
+def said(model: Model) -> list[str]:
+    return [line.text for line in model.lines]
+
+
+def slapjack_app(seat: int = 1):
+    match = new_match("slapjack", num_players=2, seed=2).apply(0, "play")
+    model = model_for(match, seat)
+    app, link = app_for(model)
+    app._track_instant()
+    return match, model, app, link
+
+
+def test_a_double_tap_slaps_once_and_a_refused_slap_may_be_sent_again():
+    """Finding 1: the second s on the same pile would be judged too late (3 cards)."""
+    match, model, app, link = slapjack_app()
+    app.on_key("s")
+    app.on_key("s")
+    assert link.sent == [("move", {"move": "slap", "args": [match.version]})]
+    app.on_ack("move", {"ok": False, "error": {"code": "rate_limited", "message": "Slow down"}},
+               link.sent[0][1])
+    app.on_key("s")  # the refused slap took nothing
+    assert len(link.sent) == 2 and app.editor.text == ""
+
+
+def test_slaps_are_one_per_seat_per_view_with_a_quiet_moment_after_each():
+    guard = commands.SlapGuard()
+    assert guard.allow(None, (1, 5), 0.0)
+    assert not guard.allow(None, (1, 5), 5.0)  # the same pile: never twice
+    assert not guard.allow(None, (1, 6), 0.2)  # a new view, but a double tap
+    assert guard.allow(None, (1, 6), 0.5)
+    assert guard.allow(2, (1, 6), 0.5)  # another seat of a hot seat is another hand
+    assert guard.allow(None, (2, 6), 1.0)  # a new game starts its versions again
+    guard.forget(None)
+    assert guard.allow(None, (2, 6), 1.0)
+
+
+def test_the_instant_keys_do_not_leave_an_s_in_the_line_when_the_game_ends():
+    """Finding 16: an s pressed as the game ends was typed, and "ss/rematch" went out as
+    chat. For a moment after the keys stop applying, s and space are swallowed."""
+    match, model, app, link = slapjack_app()
+    app.inbox.put(Incoming("room", room("slapjack", 2, "finished", mine=1)))
+    app._drain()
+    for key in "s s":
+        app.on_key(key)
+    assert app.editor.text == "" and link.sent == []
+    app.instant_ended = time.monotonic() - app_module.INSTANT_AFTERGLOW
+    for key in "so close":
+        app.on_key(key)
+    assert app.editor.text == "so close"
+
+
+def test_the_space_bar_says_why_it_plays_nothing():
+    """Finding 9: no cards left is not "It is not your turn"."""
+    match, model, app, link = slapjack_app(seat=0)  # seat 0 has just played
+    app.on_key(" ")
+    assert said(model)[-1] == "It is not your turn"
+    empty = state(match, 0)
+    empty["view"]["stacks_count"] = [0, 26]
+    model.on_state(empty | {"version": match.version + 1})
+    app.on_key(" ")
+    assert said(model)[-1] == "You have no cards to play"
+
+
+def test_chat_is_shown_once_and_a_late_joiner_sees_it_before_the_game_so_far():
+    """Finding 2: a join (and every rejoin) sends the chat history again."""
+    match = new_match("tic-tac-toe", num_players=2, seed=1).apply(0, "place", 4)
+    model = new_model()
+    log = GameLog(1, match, ["Ada", "Bob"])
+    lobby = room("tic-tac-toe", 2, mine=None)
+    hello = {"id": 1, "user_id": "host-id", "name": "Ada", "text": "hello", "ts": 1_000}
+    model.on_room(lobby)
+    model.on_state(state(match, None) | log.full(None))  # the state comes before the answer
+    model.on_joined({"room": lobby, "my_seats": [], "spectator": True, "chat": [hello]})
+    assert said(model) == ["hello", "The game begins", "Ada put X in the centre"]
+    gg = {"id": 2, "user_id": "bob", "name": "Bob", "text": "gg", "ts": 2_000}
+    model.on_chat(gg)
+    model.on_joined({"room": lobby, "my_seats": [], "spectator": True, "chat": [hello, gg]})
+    model.on_chat(gg)
+    later = {"id": 3, "user_id": "bob", "name": "Bob", "text": "still here?", "ts": 3_000}
+    model.on_joined({"room": lobby, "my_seats": [], "spectator": True,
+                     "chat": [hello, gg, later]})  # a rejoin: only what was missed, at the end
+    assert said(model)[-2:] == ["gg", "still here?"] and said(model).count("hello") == 1
+
+
+def test_a_server_away_is_said_once_in_a_players_words():
+    """Finding 3: each failed retry said "Cannot connect: Connection error"."""
+    model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
+    app, link = app_for(model)
+    app.on_incoming(Incoming("disconnect", "transport close"))
+    for _ in range(3):
+        app.on_incoming(Incoming("connect_error", "Connection error"))
+    link.connected = False
+    for _ in range(2):
+        app.perform(commands.parse("hello?", model))
+    app.on_incoming(Incoming("connect_error", {"code": "rate_limited", "message": "Too many"}))
+    app.on_incoming(Incoming("connect_error", {"code": "rate_limited", "message": "Too many"}))
+    assert said(model) == [app_module.LOST, app_module.NOT_SENT,
+                           "The server refused the connection: too many"]
+    link.connected = True
+    app.on_incoming(Incoming("connect"))
+    assert said(model)[-1] == app_module.BACK and link.sent[-1][0] == "join"
+    app.on_incoming(Incoming("disconnect"))
+    assert said(model)[-1] == app_module.LOST  # a new outage is said again
+
+
+def test_tic_tac_toe_says_whose_mark_is_whose():
+    """Finding 4: "Ada's turn   (playing O)" read as if Ada played O."""
+    match = new_match("tic-tac-toe", num_players=2, seed=1)
+    assert "Ada’s turn (X) · you play O" in text_of(model_for(match, 1))
+    assert "Your turn (X)" in text_of(model_for(match, 0))
+    assert "Ada’s turn (X)\n" in text_of(model_for(match, None))
+
+
+def test_moves_that_each_name_a_pile_are_numbered_as_their_pile():
+    """Finding 5: "5) unlock pile 6" made 5 unlock pile 6. The numbers come from the server's
+    words (a ``position`` argument), not from the rules."""
+    match = new_match("nine-locks", num_players=3, seed=5).apply(0, "pick_up")
+    model = model_for(match, 0)
+    piles = [m["args"][0] + 1 for m in match.legal_moves(0)]
+    assert [n for n, _ in model.numbered()] == piles and 5 not in piles
+    assert " 6) unlock pile 6" in text_of(model)
+    assert commands.parse("6", model).payload == {"move": "unlock", "args": [5]}
+    assert commands.parse("5", model).text.startswith("Pick one of the moves listed: 1, 2,")
+    pair = hot_seat(new_match("nine-locks", num_players=2, seed=5).apply(0, "pick_up"))
+    assert all(n == c.args[0] + 1 for n, c in pair.numbered())  # one seat acts: piles too
+    start = model_for(new_match("nine-locks", num_players=3, seed=5), 0)
+    assert [n for n, _ in start.numbered()] == list(range(1, len(start.choices()) + 1))
+
+
+def test_only_ascii_digits_are_move_numbers():
+    """Finding 6."""
+    model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
+    assert commands.parse("1", model).event == "move"
+    for typed in ("３", "٣", "²", "1５"):
+        assert commands.parse(typed, model).payload == {"text": typed}
+    for line in ("/kick ３", "/standin ٣", "/turntime ６0"):
+        assert commands.parse(line, model).kind == "note"
+
+
+def test_bracketed_paste_is_text_and_is_turned_off_again():
+    """Finding 7: a pasted line break ran the line."""
+    leader, follower = os.openpty()
+    screen = os.fdopen(os.dup(follower), "w")
+    try:
+        with Keyboard(follower, screen) as keyboard:
+            assert os.read(leader, 100).decode() == PASTE_ON
+            os.write(leader, b"\x1b[200~/ready\r5\rhi\x1b[201~x")
+            keys = keyboard.read(1.0)
+        assert os.read(leader, 100).decode() == PASTE_OFF
+    finally:
+        screen.close()
+        os.close(leader)
+        os.close(follower)
+    assert keys == [PASTE + "/ready\n5\nhi", "x"]  # the terminal turns \r into \n
+    editor = LineEditor()
+    assert editor.feed(keys[0]) is None and editor.text == "/ready 5 hi"
+    editor.feed(PASTE + "y" * 600)
+    assert len(editor.text) == 500 and editor.overflowed
+    assert editor.feed(ENTER) and not editor.overflowed
+
+
+def test_a_paste_split_over_reads_and_a_lone_esc_eat_nothing():
+    keyboard = Keyboard(0)
+    assert keyboard._keys("\x1b[200~a\rb") == []
+    assert keyboard._keys("c\x1b[201~d") == [PASTE + "a\rbc", "d"]
+
+
+def test_an_esc_waits_only_a_moment_for_the_rest_of_its_sequence():
+    """Finding 8: Esc, a pause, then "bell" gave "ell"."""
+    leader, follower = os.openpty()
+    try:
+        keyboard = Keyboard(follower, io.StringIO()).__enter__()
+        os.write(leader, b"\x1b")
+        assert keyboard.read(1.0) == []
+        time.sleep(0.3)
+        os.write(leader, b"bell")
+        assert keyboard.read(1.0) == list("bell")
+        os.write(leader, b"\x1b[")
+        assert keyboard.read(1.0) == []  # a sequence cut short is dropped, not continued
+        os.write(leader, b"A")
+        assert keyboard.read(1.0) == ["A"]
+        os.write(leader, b"a\x1b[Ab")  # an arrow key in between: still skipped
+        assert keyboard.read(1.0) == ["a", "b"]
+        keyboard.pause()
+    finally:
+        os.close(leader)
+        os.close(follower)
+
+
+def test_back_ready_unready_and_local_say_what_happened():
+    """Findings 9 and 10."""
+    lobby = room("poker99", 2, "waiting") | {"host": ME}
+    model = new_model()
+    model.on_room(lobby)
+    model.on_seats({"my_seats": [0], "spectator": False})
+    app, link = app_for(model)
+    app.perform(commands.parse("/back", model))
+    app.on_ack("back", {"ok": True}, {})
+    app.on_ack("ready", {"ok": True}, {"ready": True})
+    app.on_ack("ready", {"ok": True}, {"ready": False})
+    cy = lobby["seats"][1] | {"seat": 2, "name": "Cy (2)", "kind": "local", "user_id": ME}
+    model.on_room(lobby | {"seats": [*lobby["seats"], cy]})
+    app.on_ack("add_local", {"ok": True, "seat": 2}, {"name": "Cy"})
+    app.on_ack("add_local", {"ok": True, "seat": 2}, {"name": "Cy (2)"})
+    assert said(model) == [
+        "You were not away: no bot was playing for you",
+        "The host is always ready: type /start when everyone is",
+        "The host is always ready: /unready changes nothing for you",
+        "The name Cy was taken: the hot-seat player is Cy (2) at seat 2",
+        "Cy (2) joins at seat 2: you play their turns too"]
+    guest = new_model()
+    guest.on_room(room("tic-tac-toe", 2, "waiting", mine=1))
+    guest_app, _ = app_for(guest)
+    guest_app.on_ack("ready", {"ok": True}, {"ready": True})
+    assert said(guest) == ["You are ready: the host starts the game"]
+
+
+def test_a_player_the_host_removed_is_told_so():
+    """Finding 9: "You are now a spectator" did not say why."""
+    model = new_model()
+    lobby = room("tic-tac-toe", 2, "waiting", mine=1)
+    model.on_joined({"room": lobby, "my_seats": [1], "spectator": False, "chat": []})
+    kicked = lobby | {"seats": lobby["seats"][:1], "removed": [{"user_id": ME, "name": "Bob"}]}
+    model.on_room(kicked)
+    model.on_seats({"my_seats": [], "spectator": True, "left_game": False})
+    assert said(model)[-1] == REMOVED
+
+
+def test_help_marks_every_host_command_and_lists_undo_with_a_seat():
+    """Finding 11 (the host's events, docs/protocol.md: add_bot, add_local, remove_seat,
+    start, rematch, set_turn_time, stand_in), and finding 12: each line fits 80 columns."""
+    for command in ("/bot", "/local", "/kick", "/start", "/turntime", "/standin"):
+        line = next(x for x in commands.HELP if x.startswith(command))
+        assert line.endswith("(host only)"), line
+    for command in ("/ready", "/say", "/undo", "/back", "/quit"):
+        assert "host only" not in next(x for x in commands.HELP if x.startswith(command))
+    assert any(x.startswith("/undo [SEAT]") for x in commands.HELP)
+    assert all(len(x) <= 80 - len("00:00 ") for x in commands.HELP)
+
+
+def test_long_lines_wrap_under_their_text_and_players_stay_whole():
+    """Finding 12: a wrapped message starts under its text, not under the time; "(in)" is
+    never alone on a line; below 60 columns the screen says it is too small."""
+    model = model_for(played("poker99", 3), 0)
+    model.note("Not everyone is ready: " + "a player with a long name, " * 5)
+    screen = text_of(model, 80, 40).splitlines()
+    at = next(i for i, x in enumerate(screen) if "Not everyone is ready" in x)
+    assert screen[at + 1].startswith(" " * 6) and screen[at + 1][6] != " "
+    for width in (60, 64, 70, 80):
+        lines = text_of(model, width, 40).splitlines()
+        start = next(i for i, x in enumerate(lines) if x.startswith("Players: "))
+        rows = [lines[start]] + [x for x in lines[start + 1:start + 4] if x.startswith(" " * 9)]
+        for row in rows:
+            assert re.fullmatch(r"(Players: | {9})(▶ )?\w+ \d+ cards? \((in|out)\)"
+                                r"(  (▶ )?\w+ \d+ cards? \((in|out)\))*\s*", row), row
+    small = text_of(model, 59, 40)
+    assert small.startswith("The window is too small (59×40)") and "Players:" not in small
+
+
+def test_the_host_losing_connection_is_said_once():
+    """Finding 14."""
+    model = new_model()
+    lobby = room("tic-tac-toe", 2, "waiting", mine=1)
+    lobby["seats"][0].update(kind="human", user_id="host-id")
+    model.on_room(lobby)
+    gone = json.loads(json.dumps(lobby)) | {"closes_in_ms": 20_000}
+    gone["seats"][0]["connected"] = False
+    model.on_room(gone)
+    assert said(model) == ["Ada lost connection; the room closes in 20 s unless they come back"]
+
+
+def test_small_words():
+    """Finding 15."""
+    assert whose_turn("Bot 1 (hard)") == "Turn: Bot 1 (hard)"
+    assert whose_turn("Ada") == "Ada’s turn"
+    match = new_match("poker99", num_players=3, seed=1)
+    screen = text_of(model_for(match, 0))
+    assert "Play goes clockwise" in screen and "seats" not in screen
+    left = state(match.drop(1), 0)
+    model = model_for(match, 0)
+    model.on_state(left)
+    assert re.search(r"Players: ▶ Ada 5 cards \(in\)\s+Bob left\s+Cy 5 cards", text_of(model))
+    ttt = new_match("tic-tac-toe", num_players=2, seed=1)
+    for seat, cell in [(0, 4), (1, 0), (0, 2), (1, 1), (0, 6)]:
+        ttt = ttt.apply(seat, "place", cell)
+    assert "You win!" in text_of(model_for(ttt, 0)) and "Ada wins!" in text_of(model_for(ttt, 1))
+    assert clean_start("Cannot reach the server at http://x") == "Cannot reach the server at http://x"
+
+
+def clean_start(message: str) -> str:
+    return app_module._start_problem(app_module.ServerError("unreachable", message), {})
+
+
+def test_quitting_says_the_same_for_every_way_out():
+    """Finding 15: Ctrl-C said "Bye." and /quit "You left the room."."""
+    for key in ("\x03", "\x04"):
+        model = new_model()
+        model.on_room(room("tic-tac-toe", 2, "waiting") | {"host": ME})
+        app, link = app_for(model)
+        app.on_key(key)
+        assert link.sent == [("leave", {})]
+        assert app.farewell == "You left room K7MPQ2. As you were its host, it is closed for " \
+            "everyone."
+    guest = new_model()
+    guest.on_room(room("tic-tac-toe", 2, "waiting", mine=1))
+    app, _ = app_for(guest)
+    app.perform(commands.parse("/quit", guest))
+    assert app.farewell == "You left room K7MPQ2."
+
+
+def test_a_full_line_is_said_once():
+    """Finding 13: the editor stopped at 500 characters without a word."""
+    model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
+    app, link = app_for(model)
+    for _ in range(520):
+        app.on_key("x")
+    assert said(model) == ["The line is full: a message is at most 500 characters"]
+    app.on_key(ENTER)
+    assert link.sent == [("chat", {"text": "x" * 500})]
