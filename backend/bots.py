@@ -18,6 +18,10 @@ from .rooms import PLAYING, Room
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
+
+# How long each level takes to slap, as a share of BOT_SLAP_DELAY_SECONDS: an easy bot as quick
+# as the others won every jack from a person (who reacts in 0.25 to 0.5 s).
+SLAP_REACTION = {"easy": 2.0, "normal": 1.0, "hard": 0.8}
 Offload = Callable[..., object]
 
 
@@ -84,7 +88,7 @@ class BotRunner:
         choice = self._search(room, mark, bot, view, legal) if slow else bot.choose(view, legal)
         if choice is None:  # nothing worth doing now (Slapjack): wait for the next change
             return
-        self.runtime.sleep(self._pause(room, choice["move"]))
+        self.runtime.sleep(self._pause(room, seat, choice["move"]))
         with room.lock:
             if room.closed or room.status != PLAYING or room.match is None:
                 return
@@ -128,8 +132,9 @@ class BotRunner:
                 else:
                     del self.searching[host]
 
-    def _pause(self, room: Room, move: str) -> float:
+    def _pause(self, room: Room, seat: int, move: str) -> float:
         spec = room.game.moves.get(move)
         if spec is not None and spec.anyone:
-            return self.config.BOT_SLAP_DELAY_SECONDS * self.random.uniform(0.7, 1.4)
+            reaction = SLAP_REACTION.get(room.seats[seat].level or "", 1.0)
+            return self.config.BOT_SLAP_DELAY_SECONDS * reaction * self.random.uniform(0.7, 1.4)
         return self.config.BOT_DELAY_SECONDS

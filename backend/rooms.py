@@ -274,10 +274,12 @@ class Room:
         self._check_status(WAITING, "Seats can only be removed before the game starts")
         if index == 0:
             raise LoungeError("forbidden", "The host’s seat cannot be removed")
+        changed = name is not None and (
+            index >= len(self.seats) or self.seats[index].name.casefold() != name.casefold())
+        if changed:
+            raise LoungeError("bad_state", "That seat has changed (someone left): look again")
         if index >= len(self.seats):
             raise LoungeError("not_found", f"There is no seat {index}")
-        if name is not None and self.seats[index].name.casefold() != name.casefold():
-            raise LoungeError("bad_state", "That seat has changed (someone left): look again")
         seat = self.seats.pop(index)
         if seat.kind == "human":
             self.removed[seat.user_id] = seat.name

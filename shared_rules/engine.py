@@ -245,6 +245,17 @@ class Match:
         return (self.game.undoable and self.result is None and self._prev is not None
                 and last is not None and last[0] == seat and last[1] not in ENGINE_ACTIONS)
 
+    def _why_no_undo(self, seat: int) -> str:
+        """The refusal of a take-back: most often another player moved first (a race)."""
+        last = self._log[1] if self._log else None
+        if self.result is None and last is not None and last[0] != seat:
+            node = self._log
+            while node is not None:  # an error's path: the whole log may be read
+                if node[1][0] == seat and node[1][1] not in ENGINE_ACTIONS:
+                    return "Another player has moved since: your move can no longer be taken back"
+                node = node[0]
+        return "There is no move of yours to take back"
+
     def _undo_streak(self, seat: int) -> int:
         """How many undos ``seat`` made since another seat last acted (looking back only as
         far as the limit needs)."""
@@ -317,7 +328,7 @@ class Match:
         if not self.game.undoable:
             raise InvalidMove(f"Moves cannot be taken back in {self.game.title}")
         if not self._undoable(seat):
-            raise InvalidMove("There is no move of yours to take back")
+            raise InvalidMove(self._why_no_undo(seat))
         before = self._prev
         return Match(self.game, self.num_players, self.seed, before.G, before.ctx, before.rng,
                      self.version + 1, before.result, (self._log, (seat, "undo", ())),

@@ -152,8 +152,7 @@ def idle_slap(G: dict, ctx: dict, seat: int, args: tuple) -> str | None:
     late = G["pile_slapped"] or (bool(args) and args[0] < G["pile_version"])
     if not late and slap_reason(G["pile"]) is not None:
         return None
-    return ("You have no cards: only a good slap (a jack, a pair or a sandwich on a pile not "
-            "yet slapped) can bring you back")
+    return "You have no cards: only a good slap can bring you back"  # short: read mid-game
 
 
 # -- events -------------------------------------------------------------------------------------

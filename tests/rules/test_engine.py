@@ -125,6 +125,15 @@ def test_undo_at_most_three_times_in_a_row_per_seat():
     assert match.can_undo(0)
 
 
+def test_a_take_back_refused_says_when_another_player_moved_first():
+    match = new_match("tic-tac-toe", 2, 1)
+    with pytest.raises(InvalidMove, match="^There is no move of yours to take back$"):
+        match.undo(0)
+    match = match.apply(0, "place", 4).apply(1, "place", 0)  # the take-back came too late
+    with pytest.raises(InvalidMove, match="Another player has moved since"):
+        match.undo(0)
+
+
 def test_act_takes_a_move_a_drop_or_an_undo_as_the_log_has_it():
     match = new_match("tic-tac-toe", 2, 1)
     played = match.act({"seat": 0, "move": "place", "args": [4]})

@@ -11,10 +11,12 @@ from marshmallow import ValidationError
 from backend import views
 from backend.api import STATUS
 from backend.auth import TokenSigner, bearer_token
+from backend.bots import BotRunner
 from backend.config import Config, from_env
 from backend.errors import CODES, LoungeError
 from backend.ratelimit import KeyedLimiter, TokenBucket
 from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING, Lounge
+from backend.runtime import Runtime
 from backend.schemas import SOCKET_SCHEMAS, Remembered
 from backend.store import MemoryRoomStore
 from backend.turns import timed_seat, turn_moves
@@ -170,6 +172,9 @@ def test_a_removal_names_who_the_host_saw_so_a_seat_that_moved_up_is_not_removed
         room.remove_seat(HOST, 1, "linus")
     assert code_of(err) == "bad_state" and "seat has changed" in err.value.message
     assert [s.name for s in room.seats] == ["Ada", "Zoe"] and not room.removed
+    with pytest.raises(LoungeError) as err:
+        room.remove_seat(HOST, 2, "Zoe")  # the last seat, gone as Zoe moved up
+    assert code_of(err) == "bad_state"
     room.remove_seat(HOST, 1, "ZOE")
     assert [s.name for s in room.seats] == ["Ada"] and list(room.removed.values()) == ["Zoe"]
 
@@ -332,3 +337,17 @@ def test_rooms_and_errors_load_no_web_framework_and_every_code_has_an_http_statu
     check = "import sys, backend.rooms; print(sorted({'flask', 'werkzeug'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_an_easy_bot_slaps_more_slowly_than_a_hard_one():
+    """A person reacts to a jack in 0.25 to 0.5 s: an easy bot as quick as the others won them
+    all. Its reaction is twice BOT_SLAP_DELAY_SECONDS, a hard one's 0.8 of it (each varied)."""
+    _, room = lounge_with_room("slapjack")
+    room.add_bot(HOST, "easy")
+    room.add_bot(HOST, "hard")
+    config = Config(BOT_SLAP_DELAY_SECONDS=0.5, ASYNC_MODE="threading")
+    runner = BotRunner(Runtime.threads(), config, lambda room: None)
+    easy = [runner._pause(room, 1, "slap") for _ in range(200)]
+    hard = [runner._pause(room, 2, "slap") for _ in range(200)]
+    assert min(easy) >= 0.7 and max(easy) <= 1.4 and min(hard) >= 0.28 and max(hard) <= 0.56
+    assert runner._pause(room, 1, "play") == runner.config.BOT_DELAY_SECONDS  # a turn: no reflex
