@@ -140,6 +140,8 @@ class App:
             if self.exit_code is not None:
                 break
             self._check_join_timeout()
+            if self.model.say_host_away():
+                self.dirty = True
             if self.model.ticking() and int(time.monotonic()) != self.tick:
                 self.tick = int(time.monotonic())  # a countdown on screen: once a second
                 self.dirty = True
@@ -378,7 +380,7 @@ class App:
         if action.kind == "send":
             self._send(action.event, action.payload)
         elif action.kind == "help":
-            for line in commands.HELP:
+            for line in commands.help_lines(self.model.game):
                 self.model.note(line)
         elif action.kind == "quit":
             self._quit()

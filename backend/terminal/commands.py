@@ -11,8 +11,9 @@ SLAP_QUIET = 0.35  # seconds after a slap in which another press of that seat is
 
 HELP = (
     "Type a move’s number and Enter to play it; any other text is chat.",
+    "/help, /?          list these commands",
     "/ready, /unready   say you are (not) ready to play",
-    "/say TEXT          chat a line that starts with / (in Slapjack: with s)",
+    "/say TEXT          chat a line that starts with /",
     "/undo [SEAT]       take back your last move (SEAT: which of your seats)",
     "/back              I’m back: no bot plays my turns any more",
     "/quit              leave the room (Ctrl-C too)",
@@ -22,9 +23,18 @@ HELP = (
     "/start, /rematch   start the game, play again (host only)",
     "/turntime SECONDS  set the turn time, or /turntime off (host only)",
     "/standin SEAT      a bot plays for a player who is gone (host only)",
-    "Slapjack: with nothing typed, s slaps at once and space plays your card,",
-    "so a chat line that starts with s needs /say first.",
 )
+GAME_HELP = {  # said only in that game's room
+    "slapjack": (
+        "Slapjack: with nothing typed, s slaps at once and space plays your card,",
+        "so a chat line that starts with s needs /say first.",
+    ),
+}
+
+
+def help_lines(game: str) -> list[str]:
+    """What /help says in a room of ``game``: the commands, then that game's own keys."""
+    return [*HELP, *GAME_HELP.get(game, ())]
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,11 @@ the signal lands on another thread. Ctrl-Z still suspends.
 Bracketed paste is turned on while the keyboard is ours: the terminal then wraps pasted text
 in ``ESC [200~`` … ``ESC [201~``, and the whole paste comes as one key (``PASTE`` and the
 text), which the editor inserts as text: a pasted line break never submits a line.
+
+A terminal without bracketed paste (or ``tmux paste-buffer`` without ``-p``) sends a paste as
+plain keys. So a read that holds a line break with more after it is a paste too: a person's
+Enter comes alone, or last in a read, never in the middle of one. All that is there is read at
+once (what arrives within ``PASTE_GAP`` of the last bytes too) before the rule is applied.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
 PASTE = "\x1b[paste]"  # the first characters of a key that holds pasted text
 MAX_PASTE = 4 * MAX_LINE  # more than any line holds: the editor says the line is full
+READ_SIZE = 65536
+MAX_READ = 1 << 20  # bytes taken as one read at most (a paste is never longer)
+PASTE_GAP = 0.01  # seconds: bytes that follow this soon belong to the same read (a big paste)
 
 
 class Keyboard:
@@ -83,22 +91,37 @@ class Keyboard:
         data = self._read(timeout)
         if data is None:
             return None
-        keys = self._keys(self._decoder.decode(data))
+        text = self._decoder.decode(data)
+        keys = self._keys(text)
         while self._escape:  # an Esc, maybe the start of a sequence: wait a moment for the rest
             more = self._read(ESC_TIMEOUT)
             if not more:
                 self.drop_escape()
-                return keys if keys or more is not None else None
-            keys += self._keys(self._decoder.decode(more))
-        return keys
+                if not keys and more is None:
+                    return None
+                break
+            chunk = self._decoder.decode(more)
+            text += chunk
+            keys += self._keys(chunk)
+        return [as_paste(keys)] if keys and looks_pasted(text) else keys
 
     def _read(self, timeout: float) -> bytes | None:
-        """The bytes there within ``timeout`` (b"" if none); None at the end of input."""
+        """The bytes there within ``timeout`` (b"" if none), with all that follows at once;
+        None at the end of input."""
+        data = self._read_once(timeout)
+        while data and len(data) < MAX_READ:
+            more = self._read_once(PASTE_GAP)
+            if not more:
+                break
+            data += more
+        return data
+
+    def _read_once(self, timeout: float) -> bytes | None:
         ready, _, _ = select.select([self.fd], [], [], timeout)
         if not ready:
             return b""
         try:
-            data = os.read(self.fd, 4096)
+            data = os.read(self.fd, READ_SIZE)
         except OSError:
             return None
         return data or None
@@ -179,6 +202,17 @@ class LineEditor:
         if len(text) > room:
             self.overflowed = True
         self.text += text[:max(0, room)]
+
+
+def looks_pasted(text: str) -> bool:
+    """Whether the text of one read holds a line break with more after it (a paste)."""
+    return any(ch in "\r\n" for ch in text[:-1])
+
+
+def as_paste(keys: list[str]) -> str:
+    """The keys of one read as one pasted text: Enter a line break, control keys dropped
+    (by :func:`pasted_text`), a bracketed paste inside it as its text."""
+    return PASTE + "".join(key[len(PASTE):] if key.startswith(PASTE) else key for key in keys)
 
 
 def pasted_text(text: str) -> str:

@@ -18,6 +18,7 @@ from .text import clean
 MAX_LINES = 200
 LEFT_GAME = "You left this game: you are watching. Type /quit to go back."
 REMOVED = "The host removed you from your seat: you can still watch this room."
+HOST_AWAY_HOLD = 2.0  # seconds the host is gone before the guests are told (a restart is quicker)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,8 @@ class Model:
         self.game_log: list[tuple] = []  # (round, version, text) of the log lines shown
         self.clock: tuple[int, float, bool] | None = None  # (seat, monotonic end, away)
         self.closes_at: float | None = None  # the host is away: the room closes then
+        self.host_gone_at: float | None = None  # when I saw the host's connection gone
+        self.host_gone_said = False  # whether the pane said so (the host is gone a while)
         self.states: dict[int | None, dict] = {}
         self.lines: deque[Line] = deque(maxlen=MAX_LINES)
         self.connected = False
@@ -191,15 +194,29 @@ class Model:
                   else f"{host} turned the turn time off", "game")
 
     def _host_away(self, left_ms: Any) -> None:
-        """The host lost their connection: say when the room closes (the host is not told)."""
+        """The host lost their connection: the room closes then (the host is not told).
+        :meth:`say_host_away` says so a moment later."""
         if not _int(left_ms) or self.is_host:
-            self.closes_at = None
+            self.closes_at = self.host_gone_at = None
             return
-        first = self.closes_at is None
         self.closes_at = time.monotonic() + left_ms / 1000
-        if first:
-            self.note(f"{self.seat_name(0)} lost connection; the room closes in "
-                      f"{max(0, round(left_ms / 1000))} s unless they come back", "error")
+        if self.host_gone_at is None:
+            self.host_gone_at, self.host_gone_said = time.monotonic(), False
+
+    def say_host_away(self) -> bool:
+        """Say once when the room closes, if the host is still gone ``HOST_AWAY_HOLD`` seconds
+        after I saw them go (or sooner when the room closes soon): after a server restart
+        the host is back within a second, and "lost connection", then "is back" only flashed.
+        Whether it said it now."""
+        if self.closes_at is None or self.host_gone_at is None or self.host_gone_said:
+            return False
+        now = time.monotonic()
+        if now < min(self.host_gone_at + HOST_AWAY_HOLD, self.closes_at - HOST_AWAY_HOLD):
+            return False
+        self.host_gone_said = True
+        self.note(f"{self.seat_name(0)} lost connection; the room closes in "
+                  f"{self.seconds_left(self.closes_at)} s unless they come back", "error")
+        return True
 
     def seconds_left(self, end: float | None) -> int | None:
         """Whole seconds until a monotonic moment (None without one)."""
@@ -251,11 +268,32 @@ class Model:
             change = words.get((before.get(key), after.get(key)))
             if in_game and after.get(key) == "left":
                 continue
-            if change == "lost their connection" and key[:2] == ("human", host) \
-                    and self.closes_at is not None:
-                continue  # "the room closes in 20 s unless they come back" says it
-            if change and key[1] != self.user_id:
+            if key[:2] == ("human", host) and change in ("lost their connection", "is back") \
+                    and not self._say_host_change(change):
+                continue
+            if change == "left the table" and self._was_removed(key):
+                self.note(f"{'You' if self.is_host else 'The host'} removed {key[2]} from "
+                          "the table", "game")
+            elif change and key[1] != self.user_id:
                 self.note(f"{key[2]} {change}", "game")
+
+    def _say_host_change(self, change: str) -> bool:
+        """Whether to say that the host lost their connection or is back: the first is said
+        by :meth:`say_host_away` when the room will close, the second only after it."""
+        if change == "is back":
+            return self.host_gone_said
+        self.host_gone_said = self.closes_at is None
+        return self.host_gone_said
+
+    def _was_removed(self, key: tuple) -> bool:
+        """Whether a seat that is gone was removed by the host: a human the room lists in
+        ``removed``, or a bot or hot-seat player (only the host's /kick takes those away)."""
+        kind, user_id, _ = key
+        if kind in ("bot", "local"):
+            return True
+        return kind == "human" and user_id != self.user_id and any(
+            isinstance(r, dict) and r.get("user_id") == user_id
+            for r in _list((self.room or {}).get("removed")))
 
     def _status_changed(self, before: str) -> None:
         if self.status == "playing":

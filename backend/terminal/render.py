@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -35,7 +36,7 @@ ENGINE_KEYS = frozenset(("game", "seat", "version", "num_players", "current", "s
                          "direction", "turn", "out", "left", "active_seats", "result"))
 MIN_MESSAGES = 3
 MAX_SEATS = 12
-MIN_WIDTH, MIN_HEIGHT = 60, 16  # smaller, the tables cannot be drawn whole
+MIN_WIDTH, MIN_HEIGHT = 60, 16  # at least: a screen needs more when its table does
 
 
 # -- cards ---------------------------------------------------------------------------------------
@@ -78,15 +79,20 @@ def describe(choice: Choice, model: Model) -> Text:
 
 def said(choice: Choice, model: Model) -> Text:
     """A move in the server's words for its game (its name and arguments when there are none)."""
-    info = model.game_info()
-    moves = info.get("moves") if isinstance(info, dict) else None
-    facts = next((m for m in moves if isinstance(m, dict) and m.get("name") == choice.move),
-                 None) if isinstance(moves, list) else None
+    facts = move_facts(choice.move, model)
     try:
         found = pieces(facts, choice.move, list(choice.args))
     except Exception:  # words of an unexpected shape: say the move plainly
         found = pieces(None, choice.move, list(choice.args))
     return Text().join(_piece_text(piece, model) for piece in found)
+
+
+def move_facts(name: str, model: Model) -> dict | None:
+    """What ``GET /api/games`` says of one move of the room's game (its words, its labels)."""
+    info = model.game_info()
+    moves = info.get("moves") if isinstance(info, dict) else None
+    return next((m for m in moves if isinstance(m, dict) and m.get("name") == name),
+                None) if isinstance(moves, list) else None
 
 
 def _piece_text(piece: Piece, model: Model) -> Text:
@@ -343,6 +349,16 @@ def _slapjack_move(choice: Choice, model: Model) -> Text | None:
     return None
 
 
+def _tic_tac_toe_move(choice: Choice, model: Model) -> Text | None:
+    """A cell by its label alone ("top left"): the board shows the number to type in the cell,
+    and the server's "(cell 0)" next to a "1)" would say two numbers for one cell."""
+    labels = (move_facts(choice.move, model) or {}).get("labels")
+    if len(choice.args) != 1 or not isinstance(labels, dict):
+        return None
+    label = labels.get(str(choice.args[0]))
+    return Text(clean(label, 40)) if isinstance(label, str) and label else None
+
+
 def _slapjack_turn(view: dict, model: Model) -> str:
     return ". Anyone may slap at any moment."
 
@@ -369,7 +385,7 @@ class Renderer:
 
 
 RENDERERS: dict[str, Renderer] = {
-    "tic-tac-toe": Renderer(tic_tac_toe, turn=_tic_tac_toe_turn),
+    "tic-tac-toe": Renderer(tic_tac_toe, move=_tic_tac_toe_move, turn=_tic_tac_toe_turn),
     "nine-locks": Renderer(nine_locks),
     "slapjack": Renderer(slapjack, move=_slapjack_move, turn=_slapjack_turn),
     "poker99": Renderer(poker99),
@@ -489,8 +505,7 @@ def turn_line(model: Model) -> Text | None:
     renderer = RENDERERS.get(model.game)
     about = renderer.turn(view, model) if renderer and renderer.turn else ""
     if mine and len(model.my_seats) > 1:  # hot seat: say whose turn, it is mine to play
-        text = Text(f"{whose_turn(model.seat_name(current))}{about} (you play it)",
-                    style="bold green")
+        text = Text(hot_seat_turn(model.seat_name(current), about), style="bold green")
     else:
         text = Text("Your turn" if mine else whose_turn(model.seat_name(current)),
                     style="bold green" if mine else "bold")
@@ -501,6 +516,14 @@ def turn_line(model: Model) -> Text | None:
         text.append(f"  (away: a bot plays in {left} s)" if clock[2]
                     else f"  ({left // 60}:{left % 60:02d} left)", style="yellow")
     return text
+
+
+def hot_seat_turn(name: str, about: str) -> str:
+    """"Bo’s turn (O) · you play it"; a game's sentence comes last ("Bo’s turn · you play it.
+    Anyone may slap at any moment.")."""
+    if about.startswith("."):
+        return f"{whose_turn(name)} · you play it{about}"
+    return f"{whose_turn(name)}{about} · you play it"
 
 
 def whose_turn(name: str) -> str:
@@ -541,10 +564,11 @@ def render_lines(renderables: list[RenderableType], width: int, color: bool) -> 
 def frame(model: Model, width: int, height: int, color: bool = True) -> list[str]:
     """The screen as lines (without the input line): everything above, messages below."""
     width = max(30, width)
-    if width < MIN_WIDTH or height < MIN_HEIGHT:
-        return too_small(model, width, height, color)
     body = [b for b in (table_block(model), hint_block(model), moves_block(model))
             if b is not None]
+    need = needed_size(model, body, width, color)
+    if width < need[0] or height < need[1]:
+        return too_small(model, (width, height), need, color)
     lines = render_lines([header(model), seats_block(model), *body], width, color)
     if len(lines) + MIN_MESSAGES + 2 > height and model.status != "waiting":
         # a short window: the table already names the players, so the seat list goes first
@@ -552,17 +576,39 @@ def frame(model: Model, width: int, height: int, color: bool = True) -> list[str
     room = max(MIN_MESSAGES, height - len(lines) - 2)
     # A message may take several lines: the newest lines are kept, the oldest give way.
     messages = render_lines(message_lines(list(model.lines), room), width, color)[-room:]
-    # Still too tall (a tiny window): the top of the screen gives way, not the messages.
+    # Still too tall: the header gives way (the table, the turn and the moves fit, see
+    # needed_size), not the messages.
     lines = lines[max(0, len(lines) + len(messages) + 2 - height):]
     rule = Text("─" * (min(width, 69) - len(" messages")) + " messages", style="dim")
     return lines + render_lines([rule], width, color) + messages
 
 
-def too_small(model: Model, width: int, height: int, color: bool) -> list[str]:
-    """A window too small for the tables: say so, and keep the newest messages."""
-    say = Text(f"The window is too small ({width}×{height}): the lounge needs at least "
-               f"{MIN_WIDTH}×{MIN_HEIGHT}. Chat and commands still work.", style="bold yellow")
+def needed_size(model: Model, body: list[RenderableType], width: int,
+                color: bool) -> tuple[int, int]:
+    """The smallest window this screen fits in, whole: the table at its narrowest, and the
+    table, the turn and the moves as drawn at ``width`` above the rule, a few messages and the
+    input line (never less than ``MIN_WIDTH``×``MIN_HEIGHT``)."""
+    table = table_block(model)
+    narrowest = 0
+    if table is not None:
+        console = Console(file=io.StringIO(), width=1000, legacy_windows=False)
+        narrowest = Measurement.get(console, console.options, table).minimum
+    tall = len(render_lines(body, width, color)) + MIN_MESSAGES + 2
+    return max(MIN_WIDTH, narrowest), max(MIN_HEIGHT, tall)
+
+
+def too_small(model: Model, size: tuple[int, int], need: tuple[int, int],
+              color: bool) -> list[str]:
+    """A window too small for this screen: say so, whose turn it is and the moves when they
+    fit, and the newest messages."""
+    width, height = size
+    say = Text(f"The window is too small ({width}×{height}): this screen needs at least "
+               f"{need[0]}×{need[1]}. Chat and commands still work.", style="bold yellow")
     lines = render_lines([say], width, color)
+    for block in (hint_block(model), moves_block(model)):
+        drawn = render_lines([block], width, color) if block is not None else []
+        if len(lines) + len(drawn) + 2 <= height:  # one message line and the input line
+            lines += drawn
     room = max(1, height - len(lines) - 2)
     messages = render_lines(message_lines(list(model.lines), room), width, color)[-room:]
     return (lines + messages)[-max(1, height - 1):]

@@ -19,6 +19,7 @@ from tests.live_server import LOUNGE, REPO
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[()][A-Z0-9]|[=>])")
 HOME = "\x1b[H"
 ROWS, COLS = 60, 120
+TYPING_GAP = 0.2  # seconds between two sends: two lines sent at once would be a paste
 
 
 class Term:
@@ -37,6 +38,7 @@ class Term:
                                    codec_errors="replace", timeout=10,
                                    preexec_fn=_ignore_sigint if sigint_ignored else None)
         self.raw = ""
+        self.sent_at = 0.0
 
     def _pump(self, wait: float) -> bool:
         """Read what is there (waiting up to ``wait`` s); False once the program has ended."""
@@ -77,10 +79,14 @@ class Term:
         return self.screen()
 
     def type(self, text: str) -> None:
+        """Send ``text`` as keys, a moment after the last send: the client takes a line break
+        with more after it in one read as a paste, as a person's typing never is."""
+        time.sleep(max(0.0, self.sent_at + TYPING_GAP - time.monotonic()))
         self.child.send(text)
+        self.sent_at = time.monotonic()
 
     def line(self, text: str) -> None:
-        self.child.send(text + "\r")
+        self.type(text + "\r")
 
     def exit_status(self, timeout: float = 10.0) -> int:
         """Wait for the program to end; its exit status."""

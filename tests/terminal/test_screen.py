@@ -10,6 +10,7 @@ import queue
 import random
 import re
 import termios
+import threading
 import time
 import tty
 
@@ -31,8 +32,8 @@ from backend.terminal.keys import (
     Keyboard,
     LineEditor,
 )
-from backend.terminal.model import REMOVED, Model
-from backend.terminal.render import card_text, frame, whose_turn
+from backend.terminal.model import HOST_AWAY_HOLD, REMOVED, Model
+from backend.terminal.render import card_text, frame, hot_seat_turn, whose_turn
 from backend.terminal.text import clean
 from shared_rules import GAMES, new_match
 from shared_rules.words import game_facts
@@ -123,7 +124,7 @@ def test_tic_tac_toe_numbers_the_free_cells_and_marks_the_winner():
     screen = text_of(model_for(match, 0))
     assert " O │ 1 │ 2 " in screen and " 3 │ X │ 4 " in screen
     assert "Your turn (X)" in screen
-    assert " 1) top centre (cell 1)" in screen
+    assert " 1) top centre" in screen and "(cell" not in screen  # play-test finding 7
     for seat, cell in [(0, 2), (1, 1), (0, 6)]:
         match = match.apply(seat, "place", cell)
     screen = text_of(model_for(match, 1))
@@ -205,7 +206,9 @@ def test_hot_seat_moves_name_their_seat():
     undo = commands.parse("/undo", model)  # nobody has moved: nothing to take back, said here
     assert undo.kind == "note" and undo.text == "None of your seats can take a move back now"
     screen = text_of(model)
-    assert "[Ada] top left" in screen and "Ada’s turn (X) (you play it)" in screen
+    assert "[Ada] top left" in screen and "Ada’s turn (X) · you play it" in screen
+    assert hot_seat_turn("Bo", ". Anyone may slap at any moment.") == \
+        "Bo’s turn · you play it. Anyone may slap at any moment."  # play-test finding 5
 
 
 def test_a_hot_seat_player_sees_their_own_hand_on_their_turn():
@@ -220,7 +223,7 @@ def test_a_hot_seat_player_sees_their_own_hand_on_their_turn():
         match = match.apply(mover, move["move"], *move["args"])
 
 
-@pytest.mark.parametrize(("width", "height"), [(80, 24), (60, 16), (40, 12)])
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (60, 18), (60, 16), (40, 12)])
 def test_a_small_window_keeps_the_newest_messages_and_fits(width, height):
     model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
     for i in range(12):
@@ -229,11 +232,29 @@ def test_a_small_window_keeps_the_newest_messages_and_fits(width, height):
     screen = frame(model, width, height, color=False)
     assert len(screen) <= height - 1  # the input line is the last
     assert "the newest" in screen[-1] and all(len(line) <= width for line in screen)
-    if width >= 60:
+    if height >= 18:  # the board, the turn, nine moves, the rule and three messages
         assert any(line.endswith(" messages") for line in screen)
-    else:  # the tables cannot fit: said, not drawn cut
-        assert screen[0].startswith("The window is too small (40×12)")
+    else:  # the table cannot fit: said, not drawn cut
+        assert screen[0].startswith(f"The window is too small ({width}×{height})")
         assert "Tic-Tac-Toe" not in "\n".join(screen)
+
+
+def test_a_window_too_small_for_its_table_says_so_with_the_turn_and_the_moves():
+    """Play-test finding 4: Nine Locks for 4 at 60×16 cut the grid the moves speak of; below
+    the minimum the player was not told it was their turn, nor their moves."""
+    model = model_for(new_match("nine-locks", num_players=4, seed=3), 0)
+    small = re.sub(r"\s+", " ", " ".join(frame(model, 60, 16, color=False)))
+    assert small.startswith("The window is too small (60×16): this screen needs at least 60×")
+    assert "Your turn" in small and "1) " in small and "pick up a card" in small
+    assert "face down" not in small  # no table drawn cut
+    tiny = frame(model, 60, 6, color=False)  # the turn fits, the moves do not
+    assert len(tiny) <= 5 and "Your turn" in tiny and "pick up a card" not in "\n".join(tiny)
+    need = int(re.search(r"needs at least 60×(\d+)", small).group(1))
+    whole = "\n".join(frame(model, 60, need, color=False))
+    assert all(f"{pile}: " in whole for pile in range(1, 10)) and "Your turn" in whole
+    assert "too small" not in whole
+    narrow = "\n".join(frame(model, 50, 40, color=False))  # the grid needs 52 columns
+    assert narrow.startswith("The window is too small (50×40)") and "Your turn" in narrow
 
 
 def test_lines_become_commands_chat_or_notes():
@@ -438,8 +459,16 @@ def test_you_are_away_is_said_once_each_time_you_become_away():
 
 
 def test_help_says_how_to_chat_a_slapjack_line_starting_with_s():
-    slapjack = "\n".join(commands.HELP).split("Slapjack:", 1)[1]
+    """Play-test finding 6: /help did not list /help, and said Slapjack's keys in every game."""
+    slapjack = "\n".join(commands.help_lines("slapjack")).split("Slapjack:", 1)[1]
     assert "/say" in slapjack and "starts with s" in slapjack
+    for game in ("tic-tac-toe", "poker99", ""):
+        assert "Slapjack" not in "\n".join(commands.help_lines(game))
+    assert commands.help_lines("")[1].startswith("/help, /?")
+    model = model_for(played("tic-tac-toe", 0), 0)
+    app, _ = app_for(model)
+    app.perform(commands.parse("/help", model))
+    assert said(model)[-len(commands.HELP):] == list(commands.HELP)
 
 
 def test_the_message_pane_tells_who_comes_and_goes():
@@ -458,6 +487,32 @@ def test_the_message_pane_tells_who_comes_and_goes():
                                "Bob left the table"]
     model.on_seats({"my_seats": [], "spectator": True})
     assert model.spectator and model.lines[-1].text == "You are now a spectator"
+
+
+def test_a_removed_player_is_said_removed_and_so_is_a_kicked_hot_seat_player():
+    """Play-test finding 3: the other panes said "Dan left the table", and kicking a hot-seat
+    player said nothing at all."""
+    dan = {"seat": 2, "name": "Dan", "kind": "human", "user_id": "dan", "level": None,
+           "connected": True, "ready": False, "left": False}
+    lu = dan | {"seat": 3, "name": "Lu", "kind": "local", "user_id": "host-id", "ready": True}
+    bo = dan | {"seat": 2, "name": "Bo", "kind": "human", "user_id": "bo"}
+    told = {}
+    for who, me in (("guest", ME), ("host", "host-id")):
+        model = Model(me)
+        lobby = room("poker99", 2, "waiting", mine=1)
+        lobby["seats"][0].update(kind="human", user_id="host-id")
+        model.on_room(lobby | {"seats": [*lobby["seats"], dan, lu]})
+        model.on_room(lobby | {"seats": [*lobby["seats"], lu],
+                               "removed": [{"user_id": "dan", "name": "Dan"}]})
+        model.on_room(lobby | {"removed": [{"user_id": "dan", "name": "Dan"}]})
+        model.on_room(lobby | {"seats": [*lobby["seats"], bo]})
+        model.on_room(lobby)  # Bo leaves by himself: not removed
+        told[who] = story_of(model)
+    assert told["guest"] == ["The host removed Dan from the table",
+                             "The host removed Lu from the table", "Bo sat down",
+                             "Bo left the table"]
+    assert told["host"] == ["You removed Dan from the table", "You removed Lu from the table",
+                            "Bo sat down", "Bo left the table"]
 
 
 def test_a_guest_is_told_when_the_host_changes_the_turn_time():
@@ -503,6 +558,8 @@ def test_the_turn_clock_the_host_grace_and_the_new_commands():
 
     away = room("tic-tac-toe", 2, mine=1) | {"closes_in_ms": 17_000}
     model.on_room(away)
+    model.host_gone_at -= HOST_AWAY_HOLD  # the guests are told once the host is gone a moment
+    assert model.say_host_away()
     said = "Ada lost connection; the room closes in 17 s unless they come back"
     assert said in [line.text for line in model.lines] and model.ticking()
     model.on_room(room("tic-tac-toe", 2, mine=1) | {"closes_in_ms": None})
@@ -747,9 +804,11 @@ def test_bracketed_paste_is_text_and_is_turned_off_again():
         screen.close()
         os.close(leader)
         os.close(follower)
-    assert keys == [PASTE + "/ready\n5\nhi", "x"]  # the terminal turns \r into \n
+    # the terminal turns \r into \n; the x came in the same read as the paste's line breaks,
+    # so it is pasted text too
+    assert keys == [PASTE + "/ready\n5\nhix"]
     editor = LineEditor()
-    assert editor.feed(keys[0]) is None and editor.text == "/ready 5 hi"
+    assert editor.feed(keys[0]) is None and editor.text == "/ready 5 hix"
     editor.feed(PASTE + "y" * 600)
     assert len(editor.text) == 500 and editor.overflowed
     assert editor.feed(ENTER) and not editor.overflowed
@@ -759,6 +818,53 @@ def test_a_paste_split_over_reads_and_a_lone_esc_eat_nothing():
     keyboard = Keyboard(0)
     assert keyboard._keys("\x1b[200~a\rb") == []
     assert keyboard._keys("c\x1b[201~d") == [PASTE + "a\rbc", "d"]
+
+
+def read_written(*writes: bytes) -> list[list[str] | None]:
+    """What a keyboard on a pseudo-terminal reads after each write (a thread writes, so a
+    write larger than the terminal's buffer does not block the test)."""
+    leader, follower = os.openpty()
+    try:
+        keyboard = Keyboard(follower, io.StringIO()).__enter__()
+        out = []
+        for data in writes:
+            writer = threading.Thread(target=os.write, args=(leader, data))
+            writer.start()
+            out.append(keyboard.read(1.0))
+            writer.join()
+        keyboard.pause()
+        return out
+    finally:
+        os.close(leader)
+        os.close(follower)
+
+
+def test_a_paste_without_markers_runs_nothing_and_enter_still_sends():
+    """Play-test finding 1: pasting "3⏎/quit⏎hello" without bracketed paste played 3, then
+    quit. A read with a line break and more after it is a paste; Enter alone or last sends."""
+    pasted, enter, typed = read_written(b"3\r/quit\rhello", b"\r", b"hi\r")
+    assert pasted == [PASTE + "3\n/quit\nhello"]
+    assert enter == [ENTER] and typed == ["h", "i", ENTER]
+    editor = LineEditor()
+    assert editor.feed(pasted[0]) is None and editor.text == "3 /quit hello"
+    assert read_written(b"ab\r\r") == [[PASTE + "ab\n\n"]]  # two Enters at once: pasted
+    assert read_written(b"\x03x\ry") == [[PASTE + "\x03x\ny"]]  # the editor drops the Ctrl-C
+
+
+def test_a_big_paste_is_one_read_however_the_terminal_cuts_it():
+    """A paste longer than the terminal's buffer arrives in pieces: all are read as one."""
+    text = ("word " * 2000 + "\r/quit\r").encode()
+    keys = read_written(text)[0]
+    assert keys is not None and len(keys) == 1 and keys[0].startswith(PASTE)
+    assert keys[0].endswith("\n/quit\n")
+
+
+def test_an_end_marker_inside_a_paste_does_not_break_out_of_it():
+    """Play-test finding 2: "abc ESC[201~ ⏎ /quit" pasted between the markers quit."""
+    keys = read_written(b"\x1b[200~abc\x1b[201~\r/quit\x1b[201~")[0]
+    assert keys == [PASTE + "abc\n/quit"]
+    editor = LineEditor()
+    assert editor.feed(keys[0]) is None and editor.text == "abc /quit"
 
 
 def test_an_esc_waits_only_a_moment_for_the_rest_of_its_sequence():
@@ -828,10 +934,10 @@ def test_help_marks_every_host_command_and_lists_undo_with_a_seat():
     for command in ("/bot", "/local", "/kick", "/start", "/turntime", "/standin"):
         line = next(x for x in commands.HELP if x.startswith(command))
         assert line.endswith("(host only)"), line
-    for command in ("/ready", "/say", "/undo", "/back", "/quit"):
+    for command in ("/help", "/ready", "/say", "/undo", "/back", "/quit"):
         assert "host only" not in next(x for x in commands.HELP if x.startswith(command))
     assert any(x.startswith("/undo [SEAT]") for x in commands.HELP)
-    assert all(len(x) <= 80 - len("00:00 ") for x in commands.HELP)
+    assert all(len(x) <= 80 - len("00:00 ") for x in commands.help_lines("slapjack"))
 
 
 def test_long_lines_wrap_under_their_text_and_players_stay_whole():
@@ -862,7 +968,33 @@ def test_the_host_losing_connection_is_said_once():
     gone = json.loads(json.dumps(lobby)) | {"closes_in_ms": 20_000}
     gone["seats"][0]["connected"] = False
     model.on_room(gone)
-    assert said(model) == ["Ada lost connection; the room closes in 20 s unless they come back"]
+    assert said(model) == [] and not model.say_host_away()  # held a moment
+    model.host_gone_at -= HOST_AWAY_HOLD  # the host is still gone a moment later
+    model.closes_at -= HOST_AWAY_HOLD
+    assert model.say_host_away() and not model.say_host_away()
+    model.on_room(gone)
+    model.on_room(lobby)
+    assert said(model) == ["Ada lost connection; the room closes in 18 s unless they come back",
+                           "Ada is back"]
+
+
+def test_a_host_back_within_a_moment_is_not_said_gone_nor_back():
+    """Play-test finding 8: after a server restart, guests saw "Ada lost connection; the room
+    closes in 16 s unless they come back", then "Ada is back" at once."""
+    model = new_model()
+    lobby = room("tic-tac-toe", 2, "waiting", mine=1)
+    lobby["seats"][0].update(kind="human", user_id="host-id")
+    model.on_room(lobby)
+    gone = json.loads(json.dumps(lobby)) | {"closes_in_ms": 16_000}
+    gone["seats"][0]["connected"] = False
+    model.on_room(gone)
+    assert not model.say_host_away()
+    model.on_room(lobby)
+    assert not model.say_host_away() and said(model) == []
+    soon = gone | {"closes_in_ms": 1_500}  # a room about to close is said at once
+    model.on_room(soon)
+    assert model.say_host_away()
+    assert said(model) == ["Ada lost connection; the room closes in 2 s unless they come back"]
 
 
 def test_small_words():
