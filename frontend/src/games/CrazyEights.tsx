@@ -29,19 +29,21 @@ function suitChoice(move: LegalMove): { text: ReactElement; name: string } {
 }
 
 /** What happened last, in words: "Grace played the 8 of spades and named clubs", "A bot played
- * the 4 of hearts for you" (it played the turn of a player who is away or out of time). */
+ * the 4 of hearts for you", "A bot drew a card for Ada" (it played the turn of a player who is away
+ * or out of time, whoever they are). */
 function lastMove({ view, seats, seat, owner, byBot }: BoardProps): string {
   const last = view.last as { seat: number; move: string } | null;
   if (!last) return "The first card is turned up.";
   // "You" only when this screen has one player: on a hot seat each player is named.
   const mine = last.seat === seat && owner === null;
-  const who = !mine ? seatName(seats, last.seat) : byBot ? "A bot" : "You";
-  const forYou = mine && byBot ? " for you" : "";
-  if (last.move === "draw") return `${who} drew a card${forYou}.`;
-  if (last.move === "pass") return `${who} passed${forYou}.`;
+  const player = mine ? "you" : seatName(seats, last.seat);
+  const who = byBot ? "A bot" : mine ? "You" : player;
+  const forWhom = byBot ? ` for ${player}` : "";
+  if (last.move === "draw") return `${who} drew a card${forWhom}.`;
+  if (last.move === "pass") return `${who} passed${forWhom}.`;
   const top = view.top as string;
   const named = top.startsWith("8") ? ` and named ${suitOf(view.suit)?.name}` : "";
-  return `${who} played ${theCard(top)}${forYou}${named}.`;
+  return `${who} played ${theCard(top)}${forWhom}${named}.`;
 }
 
 /** What the player may do now, in words (nothing while it is not their turn). */
@@ -64,7 +66,7 @@ function DiscardPile({ view, offset }: { view: BoardProps["view"]; offset: CSSPr
   // Read out when the suit changes: the dial itself is a picture.
   const followText = follow ? `Suit to follow: ${follow.name}${eightOnTop ? " (named with the 8)" : ""}` : "";
   return (
-    <div className="deck-col" style={{ "--card-w": "92px", paddingRight: 46 } as CSSProperties}>
+    <div className="deck-col discard-col">
       <span className="label-on-felt">Discard pile · {((view.discards_count as number) ?? 0) + 1}</span>
       <div style={{ position: "relative" }}>
         {top && (

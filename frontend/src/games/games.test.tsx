@@ -383,7 +383,24 @@ describe("Crazy Eights", () => {
     rerender(<CrazyEights {...props({ view: { ...mine, last: { seat: 0, move: "draw" } }, byBot: true })} />);
     expect(screen.getByTestId("last-move")).toHaveTextContent("A bot drew a card for you.");
     rerender(<CrazyEights {...props({ view: { ...mine, last: { seat: 1, move: "pass" } }, byBot: true })} />);
-    expect(screen.getByTestId("last-move")).toHaveTextContent("Grace passed."); // the log says a bot did
+    expect(screen.getByTestId("last-move")).toHaveTextContent("A bot passed for Grace.");
+    rerender(<CrazyEights {...props({ view: { ...mine, last: { seat: 1, move: "pass" } } })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("Grace passed.");
+  });
+
+  it("names the hot-seat player a bot played for, and the one who played", () => {
+    const ada = { ...v, top: "KC", suit: "C", last: { seat: 0, move: "play" } };
+    const { rerender } = render(<CrazyEights {...props({ view: ada, owner: "Ada" })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("Ada played the king of clubs.");
+    rerender(<CrazyEights {...props({ view: ada, owner: "Ada", byBot: true })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("A bot played the king of clubs for Ada.");
+    rerender(<CrazyEights {...props({ view: { ...ada, last: { seat: 0, move: "draw" } }, owner: "Ada", byBot: true })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("A bot drew a card for Ada.");
+    rerender(<CrazyEights {...props({ view: { ...ada, last: { seat: 0, move: "pass" } }, owner: "Ada", byBot: true })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("A bot passed for Ada.");
+    // Another player's seat, on this screen or not: named too.
+    rerender(<CrazyEights {...props({ view: { ...ada, top: "8D", suit: "S", last: { seat: 2, move: "play" } }, owner: "Ada", byBot: true })} />);
+    expect(screen.getByTestId("last-move")).toHaveTextContent("A bot played the 8 of diamonds for Linus and named spades.");
   });
 
   it("offers a pass after a draw, and hides a hot-seat hand", () => {

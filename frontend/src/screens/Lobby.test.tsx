@@ -251,6 +251,50 @@ describe("Lobby", () => {
     });
   });
 
+  describe("a watcher taking a seat", () => {
+    afterEach(() => localStorage.clear());
+    const watch = (send: (event: string, payload?: object) => Promise<Ack>) =>
+      render(<Lobby room={room({ seats: [seat(0, "Ada")] })} userId="u5" mySeats={[]} spectator send={send}
+        onLeave={vi.fn()} />);
+
+    it("sits down at once with the name this browser saved", async () => {
+      localStorage.setItem("lounge.name", "Grace");
+      const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+      watch(send);
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Take a seat" })));
+      expect(send).toHaveBeenCalledWith("join", { room: room().code, name: "Grace" });
+      expect(screen.queryByTestId("sit-name")).toBeNull();
+    });
+
+    it("asks for a name first when none is saved, checks it, then sits down with it and saves it", async () => {
+      const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+      watch(send);
+      fireEvent.click(screen.getByRole("button", { name: "Take a seat" }));
+      expect(send).not.toHaveBeenCalled();
+      const name = screen.getByRole("textbox", { name: "Your display name" });
+      expect(name).toHaveFocus();
+      fireEvent.click(screen.getByRole("button", { name: "Take a seat" }));
+      expect(screen.getByRole("alert")).toHaveTextContent("Choose a display name first.");
+      fireEvent.change(name, { target: { value: "   " } });
+      fireEvent.click(screen.getByRole("button", { name: "Take a seat" }));
+      expect(send).not.toHaveBeenCalled();
+      fireEvent.change(name, { target: { value: "  Linus " } });
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Take a seat" })));
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(send).toHaveBeenCalledWith("join", { room: room().code, name: "Linus" });
+      expect(localStorage.getItem("lounge.name")).toBe("Linus");
+      expect(screen.queryByRole("alert")).toBeNull();
+    });
+
+    it("can put the question away again", () => {
+      watch(vi.fn());
+      fireEvent.click(screen.getByRole("button", { name: "Take a seat" }));
+      fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+      expect(screen.queryByTestId("sit-name")).toBeNull();
+      expect(screen.getByRole("button", { name: "Take a seat" })).toBeEnabled();
+    });
+  });
+
   describe("before the server's list of games has come", () => {
     const list = games.loaded;
     afterEach(() => {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
-import { getName } from "../lib/identity";
+import { getName, saveName, validName } from "../lib/identity";
 import { seatFree } from "../lib/seats";
 import { useGames } from "../lib/useGames";
 import type { RemovedPlayer, Room, SeatInfo } from "../lib/types";
@@ -122,9 +122,49 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
   );
 }
 
+/** A watcher's way to a seat: with the name this browser saved, at once; with none, after a name is
+ * given here (checked as on the join page, and saved), so the seat is not "Player 2". */
+function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string) => void }): ReactElement {
+  const [asking, setAsking] = useState(false);
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const press = () => {
+    const saved = getName();
+    if (saved) onSit(saved);
+    else setAsking(true);
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const problem = validName(name);
+    if (problem) return setError(problem);
+    setError(null);
+    saveName(name);
+    onSit(name.trim());
+  };
+  if (!asking) {
+    return (
+      <button type="button" className="btn btn-small btn-accent" disabled={disabled} onClick={press}>
+        Take a seat
+      </button>
+    );
+  }
+  return (
+    <form className="sit-form" onSubmit={submit}>
+      <label className="field">
+        Your display name
+        <input type="text" value={name} maxLength={32} autoFocus autoComplete="nickname"
+          onChange={(e) => setName(e.target.value)} data-testid="sit-name" />
+      </label>
+      <button type="submit" className="btn btn-small btn-accent" disabled={disabled}>Take a seat</button>
+      <button type="button" className="btn btn-small" onClick={() => setAsking(false)}>Cancel</button>
+      {error && <p className="error-msg" role="alert">{error}</p>}
+    </form>
+  );
+}
+
 /** What a spectator of the lobby is told: watching (with a seat to take, if one is free), or removed. */
 function WatcherNote({ removed, canSit, offline, onSit }: {
-  removed: boolean; canSit: boolean; offline: boolean; onSit: () => void;
+  removed: boolean; canSit: boolean; offline: boolean; onSit: (name: string) => void;
 }): ReactElement {
   if (removed) {
     return (
@@ -134,15 +174,10 @@ function WatcherNote({ removed, canSit, offline, onSit }: {
     );
   }
   return (
-    <p className="notice" role="status">
-      You are watching this table. The game will appear here when it starts.
-      {canSit && (
-        <button type="button" className="btn btn-small btn-accent" style={{ marginLeft: "0.6rem" }}
-          disabled={offline} onClick={onSit}>
-          Take a seat
-        </button>
-      )}
-    </p>
+    <div className="notice watcher-note">
+      <p role="status">You are watching this table. The game will appear here when it starts.</p>
+      {canSit && <TakeSeat disabled={offline} onSit={onSit} />}
+    </div>
   );
 }
 
@@ -262,7 +297,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
       <InviteBox code={room.code} />
       {spectator && (
         <WatcherNote removed={removed.some((player) => player.user_id === userId)} canSit={seatFree(room)}
-          offline={offline || busy} onSit={() => void runAlone("join", { room: room.code, name: getName() || undefined })} />
+          offline={offline || busy} onSit={(name) => void runAlone("join", { room: room.code, name })} />
       )}
       <h2>Seats</h2>
       <SeatList room={room} mySeats={mySeats} isHost={isHost} offline={offline} busy={busy}
