@@ -27,7 +27,7 @@ def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer(balanced_
             me.wait("Your turn")
             me.line("1")
             if turn < 6:
-                me.wait("Bob's turn" if me is ada else "Ada's turn")
+                me.wait("Bob’s turn" if me is ada else "Ada’s turn")
         for term in players:
             term.wait("Ada wins!")
         # Both terminals named the room: the balancer put them on one process, which owns it.
