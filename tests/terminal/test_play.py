@@ -149,8 +149,8 @@ def test_a_guest_is_told_when_the_host_sets_the_turn_time(terms, server):
 
 
 def test_a_kick_says_who_the_host_removed(terms, server):
-    """Play-test finding 3: a kicked guest "left the table"; a kicked hot-seat player was not
-    said at all."""
+    """A kicked guest is said removed by the host (it read "left the table"), and so is a
+    kicked hot-seat player (not said at all before)."""
     ada, code = host_room(terms, server, "poker99")
     bob = join(terms, server, code, "Bob")
     dan = join(terms, server, code, "Dan")

@@ -124,7 +124,7 @@ def test_tic_tac_toe_numbers_the_free_cells_and_marks_the_winner():
     screen = text_of(model_for(match, 0))
     assert " O │ 1 │ 2 " in screen and " 3 │ X │ 4 " in screen
     assert "Your turn (X)" in screen
-    assert " 1) top centre" in screen and "(cell" not in screen  # play-test finding 7
+    assert " 1) top centre" in screen and "(cell" not in screen
     for seat, cell in [(0, 2), (1, 1), (0, 6)]:
         match = match.apply(seat, "place", cell)
     screen = text_of(model_for(match, 1))
@@ -208,7 +208,7 @@ def test_hot_seat_moves_name_their_seat():
     screen = text_of(model)
     assert "[Ada] top left" in screen and "Ada’s turn (X) · you play it" in screen
     assert hot_seat_turn("Bo", ". Anyone may slap at any moment.") == \
-        "Bo’s turn · you play it. Anyone may slap at any moment."  # play-test finding 5
+        "Bo’s turn · you play it. Anyone may slap at any moment."
 
 
 def test_a_hot_seat_player_sees_their_own_hand_on_their_turn():
@@ -240,7 +240,7 @@ def test_a_small_window_keeps_the_newest_messages_and_fits(width, height):
 
 
 def test_a_window_too_small_for_its_table_says_so_with_the_turn_and_the_moves():
-    """Play-test finding 4: Nine Locks for 4 at 60×16 cut the grid the moves speak of; below
+    """Nine Locks for 4 at 60×16 cut the grid the moves speak of; below
     the minimum the player was not told it was their turn, nor their moves."""
     model = model_for(new_match("nine-locks", num_players=4, seed=3), 0)
     small = re.sub(r"\s+", " ", " ".join(frame(model, 60, 16, color=False)))
@@ -459,7 +459,7 @@ def test_you_are_away_is_said_once_each_time_you_become_away():
 
 
 def test_help_says_how_to_chat_a_slapjack_line_starting_with_s():
-    """Play-test finding 6: /help did not list /help, and said Slapjack's keys in every game."""
+    """/help did not list /help, and said Slapjack's keys in every game."""
     slapjack = "\n".join(commands.help_lines("slapjack")).split("Slapjack:", 1)[1]
     assert "/say" in slapjack and "starts with s" in slapjack
     for game in ("tic-tac-toe", "poker99", ""):
@@ -490,7 +490,7 @@ def test_the_message_pane_tells_who_comes_and_goes():
 
 
 def test_a_removed_player_is_said_removed_and_so_is_a_kicked_hot_seat_player():
-    """Play-test finding 3: the other panes said "Dan left the table", and kicking a hot-seat
+    """the other panes said "Dan left the table", and kicking a hot-seat
     player said nothing at all."""
     dan = {"seat": 2, "name": "Dan", "kind": "human", "user_id": "dan", "level": None,
            "connected": True, "ready": False, "left": False}
@@ -664,7 +664,7 @@ def slapjack_app(seat: int = 1):
 
 
 def test_a_double_tap_slaps_once_and_a_refused_slap_may_be_sent_again():
-    """Finding 1: the second s on the same pile would be judged too late (3 cards)."""
+    """the second s on the same pile would be judged too late (3 cards)."""
     match, model, app, link = slapjack_app()
     app.on_key("s")
     app.on_key("s")
@@ -688,7 +688,7 @@ def test_slaps_are_one_per_seat_per_view_with_a_quiet_moment_after_each():
 
 
 def test_the_instant_keys_do_not_leave_an_s_in_the_line_when_the_game_ends():
-    """Finding 16: an s pressed as the game ends was typed, and "ss/rematch" went out as
+    """an s pressed as the game ends was typed, and "ss/rematch" went out as
     chat. For a moment after the keys stop applying, s and space are swallowed."""
     match, model, app, link = slapjack_app()
     app.inbox.put(Incoming("room", room("slapjack", 2, "finished", mine=1)))
@@ -703,7 +703,7 @@ def test_the_instant_keys_do_not_leave_an_s_in_the_line_when_the_game_ends():
 
 
 def test_the_space_bar_says_why_it_plays_nothing():
-    """Finding 9: no cards left is not "It is not your turn"."""
+    """no cards left is not "It is not your turn"."""
     match, model, app, link = slapjack_app(seat=0)  # seat 0 has just played
     app.on_key(" ")
     assert said(model)[-1] == "It is not your turn"
@@ -715,7 +715,7 @@ def test_the_space_bar_says_why_it_plays_nothing():
 
 
 def test_chat_is_shown_once_and_a_late_joiner_sees_it_before_the_game_so_far():
-    """Finding 2: a join (and every rejoin) sends the chat history again."""
+    """a join (and every rejoin) sends the chat history again."""
     match = new_match("tic-tac-toe", num_players=2, seed=1).apply(0, "place", 4)
     model = new_model()
     log = GameLog(1, match, ["Ada", "Bob"])
@@ -736,7 +736,7 @@ def test_chat_is_shown_once_and_a_late_joiner_sees_it_before_the_game_so_far():
 
 
 def test_a_server_away_is_said_once_in_a_players_words():
-    """Finding 3: each failed retry said "Cannot connect: Connection error"."""
+    """each failed retry said "Cannot connect: Connection error"."""
     model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
     app, link = app_for(model)
     app.on_incoming(Incoming("disconnect", "transport close"))
@@ -757,7 +757,7 @@ def test_a_server_away_is_said_once_in_a_players_words():
 
 
 def test_tic_tac_toe_says_whose_mark_is_whose():
-    """Finding 4: "Ada's turn   (playing O)" read as if Ada played O."""
+    """"Ada's turn   (playing O)" read as if Ada played O."""
     match = new_match("tic-tac-toe", num_players=2, seed=1)
     assert "Ada’s turn (X) · you play O" in text_of(model_for(match, 1))
     assert "Your turn (X)" in text_of(model_for(match, 0))
@@ -765,7 +765,7 @@ def test_tic_tac_toe_says_whose_mark_is_whose():
 
 
 def test_moves_that_each_name_a_pile_are_numbered_as_their_pile():
-    """Finding 5: "5) unlock pile 6" made 5 unlock pile 6. The numbers come from the server's
+    """"5) unlock pile 6" made 5 unlock pile 6. The numbers come from the server's
     words (a ``position`` argument), not from the rules."""
     match = new_match("nine-locks", num_players=3, seed=5).apply(0, "pick_up")
     model = model_for(match, 0)
@@ -781,7 +781,7 @@ def test_moves_that_each_name_a_pile_are_numbered_as_their_pile():
 
 
 def test_only_ascii_digits_are_move_numbers():
-    """Finding 6."""
+    """A fullwidth ３ or an Arabic-Indic ٣ is chat, not move 3."""
     model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
     assert commands.parse("1", model).event == "move"
     for typed in ("３", "٣", "²", "1５"):
@@ -791,7 +791,7 @@ def test_only_ascii_digits_are_move_numbers():
 
 
 def test_bracketed_paste_is_text_and_is_turned_off_again():
-    """Finding 7: a pasted line break ran the line."""
+    """a pasted line break ran the line."""
     leader, follower = os.openpty()
     screen = os.fdopen(os.dup(follower), "w")
     try:
@@ -840,7 +840,7 @@ def read_written(*writes: bytes) -> list[list[str] | None]:
 
 
 def test_a_paste_without_markers_runs_nothing_and_enter_still_sends():
-    """Play-test finding 1: pasting "3⏎/quit⏎hello" without bracketed paste played 3, then
+    """pasting "3⏎/quit⏎hello" without bracketed paste played 3, then
     quit. A read with a line break and more after it is a paste; Enter alone or last sends."""
     pasted, enter, typed = read_written(b"3\r/quit\rhello", b"\r", b"hi\r")
     assert pasted == [PASTE + "3\n/quit\nhello"]
@@ -860,7 +860,7 @@ def test_a_big_paste_is_one_read_however_the_terminal_cuts_it():
 
 
 def test_an_end_marker_inside_a_paste_does_not_break_out_of_it():
-    """Play-test finding 2: "abc ESC[201~ ⏎ /quit" pasted between the markers quit."""
+    """"abc ESC[201~ ⏎ /quit" pasted between the markers quit."""
     keys = read_written(b"\x1b[200~abc\x1b[201~\r/quit\x1b[201~")[0]
     assert keys == [PASTE + "abc\n/quit"]
     editor = LineEditor()
@@ -868,7 +868,7 @@ def test_an_end_marker_inside_a_paste_does_not_break_out_of_it():
 
 
 def test_an_esc_waits_only_a_moment_for_the_rest_of_its_sequence():
-    """Finding 8: Esc, a pause, then "bell" gave "ell"."""
+    """Esc, a pause, then "bell" gave "ell"."""
     leader, follower = os.openpty()
     try:
         keyboard = Keyboard(follower, io.StringIO()).__enter__()
@@ -918,7 +918,7 @@ def test_back_ready_unready_and_local_say_what_happened():
 
 
 def test_a_player_the_host_removed_is_told_so():
-    """Finding 9: "You are now a spectator" did not say why."""
+    """"You are now a spectator" did not say why."""
     model = new_model()
     lobby = room("tic-tac-toe", 2, "waiting", mine=1)
     model.on_joined({"room": lobby, "my_seats": [1], "spectator": False, "chat": []})
@@ -929,8 +929,9 @@ def test_a_player_the_host_removed_is_told_so():
 
 
 def test_help_marks_every_host_command_and_lists_undo_with_a_seat():
-    """Finding 11 (the host's events, docs/protocol.md: add_bot, add_local, remove_seat,
-    start, rematch, set_turn_time, stand_in), and finding 12: each line fits 80 columns."""
+    """The host's commands are those of the host's events (docs/protocol.md: add_bot,
+    add_local, remove_seat, start, rematch, set_turn_time, stand_in); each line fits 80
+    columns."""
     for command in ("/bot", "/local", "/kick", "/start", "/turntime", "/standin"):
         line = next(x for x in commands.HELP if x.startswith(command))
         assert line.endswith("(host only)"), line
@@ -941,7 +942,7 @@ def test_help_marks_every_host_command_and_lists_undo_with_a_seat():
 
 
 def test_long_lines_wrap_under_their_text_and_players_stay_whole():
-    """Finding 12: a wrapped message starts under its text, not under the time; "(in)" is
+    """a wrapped message starts under its text, not under the time; "(in)" is
     never alone on a line; below 60 columns the screen says it is too small."""
     model = model_for(played("poker99", 3), 0)
     model.note("Not everyone is ready: " + "a player with a long name, " * 5)
@@ -959,15 +960,23 @@ def test_long_lines_wrap_under_their_text_and_players_stay_whole():
     assert small.startswith("The window is too small (59×40)") and "Players:" not in small
 
 
-def test_the_host_losing_connection_is_said_once():
-    """Finding 14."""
+def guest_of_a_lobby(closes_in_ms: int) -> tuple[Model, dict, dict]:
+    """A guest's model of a lobby, the room as it is, and the room once the host's connection
+    is gone (told to the model)."""
     model = new_model()
     lobby = room("tic-tac-toe", 2, "waiting", mine=1)
     lobby["seats"][0].update(kind="human", user_id="host-id")
     model.on_room(lobby)
-    gone = json.loads(json.dumps(lobby)) | {"closes_in_ms": 20_000}
+    gone = json.loads(json.dumps(lobby)) | {"closes_in_ms": closes_in_ms}
     gone["seats"][0]["connected"] = False
     model.on_room(gone)
+    return model, lobby, gone
+
+
+def test_the_host_losing_connection_is_said_once():
+    """Guests were told twice ("lost connection; the room closes..." and "lost their
+    connection")."""
+    model, lobby, gone = guest_of_a_lobby(20_000)
     assert said(model) == [] and not model.say_host_away()  # held a moment
     model.host_gone_at -= HOST_AWAY_HOLD  # the host is still gone a moment later
     model.closes_at -= HOST_AWAY_HOLD
@@ -979,15 +988,9 @@ def test_the_host_losing_connection_is_said_once():
 
 
 def test_a_host_back_within_a_moment_is_not_said_gone_nor_back():
-    """Play-test finding 8: after a server restart, guests saw "Ada lost connection; the room
+    """after a server restart, guests saw "Ada lost connection; the room
     closes in 16 s unless they come back", then "Ada is back" at once."""
-    model = new_model()
-    lobby = room("tic-tac-toe", 2, "waiting", mine=1)
-    lobby["seats"][0].update(kind="human", user_id="host-id")
-    model.on_room(lobby)
-    gone = json.loads(json.dumps(lobby)) | {"closes_in_ms": 16_000}
-    gone["seats"][0]["connected"] = False
-    model.on_room(gone)
+    model, lobby, gone = guest_of_a_lobby(16_000)
     assert not model.say_host_away()
     model.on_room(lobby)
     assert not model.say_host_away() and said(model) == []
@@ -998,7 +1001,8 @@ def test_a_host_back_within_a_moment_is_not_said_gone_nor_back():
 
 
 def test_small_words():
-    """Finding 15."""
+    """A name ending in a bracket takes no ’s; play goes clockwise, as the rules pages say; a
+    player who left is "left", not "0 cards"."""
     assert whose_turn("Bot 1 (hard)") == "Turn: Bot 1 (hard)"
     assert whose_turn("Ada") == "Ada’s turn"
     match = new_match("poker99", num_players=3, seed=1)
@@ -1020,7 +1024,7 @@ def clean_start(message: str) -> str:
 
 
 def test_quitting_says_the_same_for_every_way_out():
-    """Finding 15: Ctrl-C said "Bye." and /quit "You left the room."."""
+    """Ctrl-C said "Bye." and /quit "You left the room."."""
     for key in ("\x03", "\x04"):
         model = new_model()
         model.on_room(room("tic-tac-toe", 2, "waiting") | {"host": ME})
@@ -1037,7 +1041,7 @@ def test_quitting_says_the_same_for_every_way_out():
 
 
 def test_a_full_line_is_said_once():
-    """Finding 13: the editor stopped at 500 characters without a word."""
+    """the editor stopped at 500 characters without a word."""
     model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
     app, link = app_for(model)
     for _ in range(520):
