@@ -337,10 +337,24 @@ class Room:
     def move(self, user_id: str, move: str, args: list, seat: int | None = None) -> int:
         """Apply a move for one of the user's seats; the new version."""
         index = self._acting_seat(user_id, seat)
-        version = self.apply_seat(index, move, args)
+        try:
+            version = self.apply_seat(index, move, args)
+        except LoungeError as exc:
+            if exc.code == "invalid_move" and self._bot_just_played(index, move):
+                raise LoungeError("invalid_move", "Too late: a bot has just played that turn "
+                                                  "for you") from None
+            raise
         self.timeouts.pop(index, None)  # the player is here: any move of theirs ends "away"
         self.seats[index].away = False
         return version
+
+    def _bot_just_played(self, seat: int, move: str) -> bool:
+        """Whether the latest action was a bot's, playing a turn for this seat: a turn's move
+        of theirs refused now was sent as the bot played (the rules' reason would mislead)."""
+        spec = self.game.moves.get(move)
+        if spec is None or spec.anyone or self.match.version not in self.stand_ins:
+            return False
+        return self.match.log_tail(1)[0]["seat"] == seat
 
     def apply_seat(self, seat: int, move: str, args: list) -> int:
         """Apply a move for a seat (a checked user's, or a bot's); the new version."""

@@ -74,6 +74,11 @@ def test_a_turn_that_runs_out_is_played_by_a_bot_and_two_make_the_seat_away(turn
         refused = host.call("undo", {})["error"]
         assert refused == {"code": "invalid_move",
                            "message": "A bot made that move for you: it cannot be taken back"}
+        # A move of theirs sent as the bot played: told why, not "It is not your turn".
+        free = host.states[0]["view"]["cells"].index(None)
+        late = host.call("move", {"move": "place", "args": [free]})["error"]
+        assert late == {"code": "invalid_move",
+                        "message": "Too late: a bot has just played that turn for you"}
         free = next(m for m in guest.states[1]["legal_moves"])
         guest.ok("move", free)
         assert host.wait_for(lambda: host.states[0]["version"] == 2)
