@@ -76,9 +76,9 @@ def guard_polling_posts(server: Any) -> None:
     handle: Callable[[dict, Callable], Any] = eio.handle_request
 
     def handle_request(environ: dict, start_response: Callable) -> Any:
-        _forget_closed_session(eio, environ)
         if environ.get("REQUEST_METHOD") != "POST":
-            return handle(environ, start_response)
+            return handle(environ, start_response)  # a GET finds a closed session itself
+        _forget_closed_session(eio, environ)
         try:
             body = _body(environ, eio.max_http_buffer_size)
         except (OSError, ValueError):  # a chunked body that breaks off, or is no chunks

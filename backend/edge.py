@@ -51,9 +51,8 @@ TOO_LONG = json.dumps(error_body(
 
 def too_long(environ: dict, start_response: Callable) -> list[bytes]:
     """The answer to an address longer than :data:`MAX_URL_LENGTH`."""
-    start_response("414 URI Too Long", [("Content-Type", "application/json"),
-                                        ("Content-Length", str(len(TOO_LONG)))])
-    return [TOO_LONG]
+    return _json_answer(start_response, "414 URI Too Long", TOO_LONG)
+
 
 INTERNAL = json.dumps(error_body("internal", "Something went wrong on the server")).encode()
 #: Printable ASCII but the space and ``%``: what a log line shows of a client's text unescaped.
@@ -127,7 +126,7 @@ class Edge:
             raise
         except Exception:  # what no handler caught (Flask's own answer its errors)
             log.exception("%s %s failed", environ.get("REQUEST_METHOD"),
-                                _printable(environ.get("PATH_INFO", "")))
+                          _printable(environ.get("PATH_INFO", "")))
             if answered:  # too late for an answer of ours: the server closes the connection
                 raise
             return internal_error(start)
@@ -146,9 +145,13 @@ class Edge:
 
 def internal_error(start_response: Callable) -> list[bytes]:
     """The answer to a request whose handler raised: the lounge's JSON error, no traceback."""
-    start_response("500 Internal Server Error", [("Content-Type", "application/json"),
-                                                 ("Content-Length", str(len(INTERNAL)))])
-    return [INTERNAL]
+    return _json_answer(start_response, "500 Internal Server Error", INTERNAL)
+
+
+def _json_answer(start_response: Callable, status: str, body: bytes) -> list[bytes]:
+    start_response(status, [("Content-Type", "application/json"),
+                            ("Content-Length", str(len(body)))])
+    return [body]
 
 
 def _printable(text: str) -> str:

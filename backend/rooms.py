@@ -352,7 +352,7 @@ class Room:
         """Whether the latest action was a bot's, playing a turn for this seat: a turn's move
         of theirs refused now was sent as the bot played (the rules' reason would mislead)."""
         spec = self.game.moves.get(move)
-        if spec is None or spec.anyone or self.match.version not in self.stand_ins:
+        if spec is None or spec.anyone or not self._bot_moved_last():
             return False
         return self.match.log_tail(1)[0]["seat"] == seat
 
@@ -369,7 +369,7 @@ class Room:
     def undo(self, user_id: str, seat: int | None = None) -> int:
         """Take back the user's last move (where the game allows it); the new version."""
         index = self._acting_seat(user_id, seat, for_undo=True)
-        if self.match.version in self.stand_ins:
+        if self._bot_moved_last():
             raise LoungeError("invalid_move", "A bot made that move for you: it cannot be "
                                               "taken back")
         try:
@@ -381,8 +381,12 @@ class Room:
     def can_undo(self, seat: int) -> bool:
         """Whether the seat may take back the last move: its own, as the rules allow, and not
         one a bot made for it (a take-back would give its player the turn's time again)."""
-        return self.match is not None and self.match.version not in self.stand_ins and (
+        return self.match is not None and not self._bot_moved_last() and (
             self.match.can_undo(seat))
+
+    def _bot_moved_last(self) -> bool:
+        """Whether the latest action was a bot's, playing for a seat's player."""
+        return self.match is not None and self.match.version in self.stand_ins
 
     def _acting_seat(self, user_id: str, seat: int | None, for_undo: bool = False) -> int:
         self._check_status(PLAYING, "No game is being played in this room")

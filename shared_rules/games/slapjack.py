@@ -89,12 +89,19 @@ def slap(G: dict, t: Turn, version: int | None = None) -> dict:
     a pile that stays slappable (a jack on a jack, a pair on a pair) does not make it late."""
     if version is not None:
         _check_version(version, t.version)
-    late = ("slapped" if G["pile_slapped"]
-            else "taken" if version is not None and version < G["pile_version"] else None)
+    late = _late(G, version)
     reason = None if late else slap_reason(G["pile"])
     if reason is not None:
         return _good_slap(G, t, reason)
     return _bad_slap(G, t, late)
+
+
+def _late(G: dict, version: int | None) -> str | None:
+    """Why a slap naming ``version`` is late: the pile was already "slapped", or "taken" (or
+    slapped) since that version; None when it is not."""
+    if G["pile_slapped"]:
+        return "slapped"
+    return "taken" if version is not None and version < G["pile_version"] else None
 
 
 def _check_version(version: int, now: int) -> None:
@@ -149,8 +156,7 @@ def idle_slap(G: dict, ctx: dict, seat: int, args: tuple) -> str | None:
     it is refused instead of being played (and logged)."""
     if G["stacks"][seat] or seat == ctx["current"]:
         return None
-    late = G["pile_slapped"] or (bool(args) and args[0] < G["pile_version"])
-    if not late and slap_reason(G["pile"]) is not None:
+    if not _late(G, args[0] if args else None) and slap_reason(G["pile"]) is not None:
         return None
     return "You have no cards: only a good slap can bring you back"  # short: read mid-game
 
