@@ -8,7 +8,7 @@ import { nameCardsIn } from "../lib/cards";
 export const REFUSAL_MIN_MS = 4000;
 const MS_PER_CHARACTER = 60;
 
-export function refusalMs(text: string): number {
+function refusalMs(text: string): number {
   return Math.max(REFUSAL_MIN_MS, text.length * MS_PER_CHARACTER);
 }
 

@@ -1,4 +1,5 @@
 // Small room, state and view fixtures in the shapes docs/protocol.md shows.
+import { act } from "@testing-library/react";
 import { vi } from "vitest";
 import type { Ack, GameState, Room, SeatInfo, View } from "./types";
 
@@ -52,4 +53,12 @@ export function heldSend() {
     answers.push(resolve);
   }));
   return { send, answers, answer: (ack: Ack) => answers[answers.length - 1](ack) };
+}
+
+/** A double click as fast as it gets: both clicks in one act, the second before any render. */
+export function clickTwice(element: HTMLElement): void {
+  act(() => {
+    element.click();
+    element.click();
+  });
 }

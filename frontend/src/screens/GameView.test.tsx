@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { heldSend, nineLocksView, room, seat, state, view } from "../lib/fixtures";
+import { clickTwice, heldSend, nineLocksView, room, seat, state, view } from "../lib/fixtures";
 import type { Ack, GameInfo, GameState } from "../lib/types";
 import type { LogEntry } from "../lib/useRoom";
 import { REFUSAL_MIN_MS } from "../components/Refusal";
@@ -148,10 +148,7 @@ describe("GameView, at the table", () => {
     const { rerender } = render(table("tic-tac-toe", over, { send }));
     const rematch = screen.getByRole("button", { name: "Rematch" });
     // Both clicks before the box is drawn again (one act): the second still finds the button enabled.
-    act(() => {
-      rematch.click();
-      rematch.click();
-    });
+    clickTwice(rematch);
     expect(send).toHaveBeenCalledTimes(1);
     expect(send).toHaveBeenCalledWith("rematch", {});
     // The second press sent nothing, which is no refusal: the button still waits for the first's answer.

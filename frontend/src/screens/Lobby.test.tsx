@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { heldSend, room, seat } from "../lib/fixtures";
+import { clickTwice, heldSend, room, seat } from "../lib/fixtures";
 import type { Ack, GamesResponse } from "../lib/types";
 import { LOBBY_QUIET_MS, Lobby } from "./Lobby";
 
@@ -75,10 +75,7 @@ describe("Lobby", () => {
       send={send} onLeave={vi.fn()} />);
     const button = screen.getByRole("button", { name: "I’m ready" });
     // Both clicks before the button is drawn again (one act): the second still finds it enabled.
-    act(() => {
-      button.click();
-      button.click();
-    });
+    clickTwice(button);
     expect(send).toHaveBeenCalledTimes(1);
     expect(send).toHaveBeenCalledWith("ready", { ready: true });
     // The second press sent nothing: it refused nothing either, the first's "ready" stays shown. The
@@ -132,10 +129,7 @@ describe("Lobby", () => {
     render(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace")] })} userId="u0" mySeats={[0]}
       spectator={false} send={send} onLeave={vi.fn()} />);
     const start = screen.getByRole("button", { name: "Start game" });
-    act(() => {
-      start.click();
-      start.click();
-    });
+    clickTwice(start);
     expect(send).toHaveBeenCalledTimes(1);
     expect(start).toBeDisabled();
   });
@@ -156,10 +150,7 @@ describe("Lobby", () => {
       const { send, answer } = heldSend();
       host(send);
       const add = screen.getByRole("button", { name: "Add bot" });
-      act(() => {
-        add.click();
-        add.click();
-      });
+      clickTwice(add);
       expect(send).toHaveBeenCalledTimes(1);
       expect(send).toHaveBeenCalledWith("add_bot", { level: "normal" });
       for (const control of seatControls()) expect(control).toBeDisabled();
@@ -188,20 +179,14 @@ describe("Lobby", () => {
       const { send, answers } = heldSend();
       host(send);
       const remove = screen.getByRole("button", { name: "Remove Grace" });
-      act(() => {
-        remove.click();
-        remove.click();
-      });
+      clickTwice(remove);
       expect(send).toHaveBeenCalledTimes(1);
       expect(send).toHaveBeenCalledWith("remove_seat", { seat: 1, name: "Grace" });
       for (const control of seatControls()) expect(control).toBeDisabled();
       await act(async () => answers[0]({ ok: true }));
       act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));
       const allow = screen.getByRole("button", { name: "Let Linus back in" });
-      act(() => {
-        allow.click();
-        allow.click();
-      });
+      clickTwice(allow);
       expect(send).toHaveBeenCalledTimes(2);
       expect(send).toHaveBeenLastCalledWith("allow", { user_id: "u7" });
       expect(allow).toBeDisabled();

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
+import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { getName, saveName, validName } from "../lib/identity";
 import { seatFree } from "../lib/seats";
@@ -150,11 +151,7 @@ function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string
   }
   return (
     <form className="sit-form" onSubmit={submit}>
-      <label className="field">
-        Your display name
-        <input type="text" value={name} maxLength={32} autoFocus autoComplete="nickname"
-          onChange={(e) => setName(e.target.value)} data-testid="sit-name" />
-      </label>
+      <NameInput value={name} onChange={setName} testId="sit-name" />
       <button type="submit" className="btn btn-small btn-accent" disabled={disabled}>Take a seat</button>
       <button type="button" className="btn btn-small" onClick={() => setAsking(false)}>Cancel</button>
       {error && <p className="error-msg" role="alert">{error}</p>}
@@ -183,8 +180,8 @@ function WatcherNote({ removed, canSit, offline, onSit }: {
 
 /** The seats, taken and open; the host may remove whoever sits in one (not while an event is on its
  * way: `busy`). */
-function SeatList({ room, mySeats, isHost, offline, busy, onRemove }: {
-  room: Room; mySeats: number[]; isHost: boolean; offline: boolean; busy: boolean; onRemove: (seat: SeatInfo) => void;
+function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
+  room: Room; mySeats: number[]; isHost: boolean; disabled: boolean; onRemove: (seat: SeatInfo) => void;
 }): ReactElement {
   const empty = Math.max(0, room.max_players - room.seats.length);
   return (
@@ -199,7 +196,7 @@ function SeatList({ room, mySeats, isHost, offline, busy, onRemove }: {
           <SeatTags seat={seat} isHost={seat.seat === 0} isMe={mySeats.includes(seat.seat)} />
           {isHost && seat.seat !== 0 && (
             <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
-              disabled={offline || busy} onClick={() => onRemove(seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
+              disabled={disabled} onClick={() => onRemove(seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
           )}
         </li>
       ))}
@@ -217,8 +214,8 @@ function SeatList({ room, mySeats, isHost, offline, busy, onRemove }: {
 }
 
 /** The players the host removed, each with a way back in (not while an event is on its way: `busy`). */
-function RemovedPlayers({ removed, offline, busy, onAllow }: {
-  removed: RemovedPlayer[]; offline: boolean; busy: boolean; onAllow: (userId: string) => void;
+function RemovedPlayers({ removed, disabled, onAllow }: {
+  removed: RemovedPlayer[]; disabled: boolean; onAllow: (userId: string) => void;
 }): ReactElement {
   return (
     <div className="stack" style={{ gap: "0.4rem" }}>
@@ -227,7 +224,7 @@ function RemovedPlayers({ removed, offline, busy, onAllow }: {
         {removed.map((player) => (
           <li key={player.user_id} className="btn-row">
             <span>{player.name}</span>
-            <button type="button" className="btn btn-small" disabled={offline || busy}
+            <button type="button" className="btn btn-small" disabled={disabled}
               onClick={() => onAllow(player.user_id)}>
               Let {player.name} back in
             </button>
@@ -300,11 +297,11 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           offline={offline || busy} onSit={(name) => void runAlone("join", { room: room.code, name })} />
       )}
       <h2>Seats</h2>
-      <SeatList room={room} mySeats={mySeats} isHost={isHost} offline={offline} busy={busy}
+      <SeatList room={room} mySeats={mySeats} isHost={isHost} disabled={offline || busy}
         // The name seen: seats move up when someone leaves, and the next player must not pay.
         onRemove={(seat) => void runAlone("remove_seat", { seat: seat.seat, name: seat.name })} />
       {isHost && removed.length > 0 && (
-        <RemovedPlayers removed={removed} offline={offline} busy={busy} onAllow={(id) => void runAlone("allow", { user_id: id })} />
+        <RemovedPlayers removed={removed} disabled={offline || busy} onAllow={(id) => void runAlone("allow", { user_id: id })} />
       )}
       {isHost && <HostTools room={room} runAlone={runAlone} setError={setError} offline={offline} busy={busy} />}
       <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} disabled={offline} />

@@ -42,18 +42,22 @@ async function show(ui: ReactElement): Promise<void> {
   await act(async () => undefined);
 }
 
+// Every test: a tab with an identity, no live room yet, and storage cleared after.
+beforeEach(() => {
+  sessionStorage.setItem("lounge.token", "t1");
+  sessionStorage.setItem("lounge.user_id", "u1");
+  server.live = null;
+  useRoom.mockClear();
+});
+afterEach(() => {
+  sessionStorage.clear();
+  localStorage.clear();
+});
+
 describe("RoomPage for a room this tab left on purpose", () => {
   beforeEach(() => {
-    sessionStorage.setItem("lounge.token", "t1");
-    sessionStorage.setItem("lounge.user_id", "u1");
     localStorage.setItem("lounge.name", "Grace");
     server.room = room({ seats: [seat(0, "Ada")] });
-    server.live = null;
-    useRoom.mockClear();
-  });
-  afterEach(() => {
-    sessionStorage.clear();
-    localStorage.clear();
   });
 
   it("joins at once as before when the room was never left", async () => {
@@ -128,15 +132,7 @@ describe("RoomPage for a room this tab left on purpose", () => {
 
 describe("RoomPage, watching and closed", () => {
   beforeEach(() => {
-    sessionStorage.setItem("lounge.token", "t1");
-    sessionStorage.setItem("lounge.user_id", "u1");
     server.room = room({ status: "playing", seats: [seat(0, "Ada"), seat(1, "Grace")] });
-    server.live = null;
-    useRoom.mockClear();
-  });
-  afterEach(() => {
-    sessionStorage.clear();
-    localStorage.clear();
   });
 
   it("watches at once from a Watch link, without asking for a name", async () => {

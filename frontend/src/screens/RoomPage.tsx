@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
 import { Chat } from "../components/Chat";
 import { HostAway } from "../components/HostAway";
+import { NameInput } from "../components/NameInput";
 import { fetchRoom, type ApiError } from "../lib/api";
 import { releaseSeat, useHeldSeat } from "../lib/heldSeats";
 import { forgetIdentity, getName, identityForRoom, saveName, validName, type Identity } from "../lib/identity";
@@ -75,11 +76,7 @@ function AskName({ code, room, onDone }: {
       <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(!seatFree(room))}>
         <h1>Join table <span className="code">{code}</span></h1>
         {room && <RoomLine room={room} />}
-        <label className="field">
-          Your display name
-          <input type="text" value={name} maxLength={32} autoFocus autoComplete="nickname"
-            onChange={(e) => setName(e.target.value)} data-testid="join-name" />
-        </label>
+        <NameInput value={name} onChange={setName} testId="join-name" />
         {error && <p className="error-msg" role="alert">{error}</p>}
         <div className="btn-row">
           {seatFree(room) ? (
