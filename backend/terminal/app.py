@@ -19,7 +19,7 @@ from typing import TextIO
 from . import commands
 from .client import Incoming, Link, Rest, ServerError
 from .commands import Action, SlapGuard
-from .keys import EOF, INTERRUPT, Keyboard, LineEditor
+from .keys import EOF, INTERRUPT, MAX_LINE, Keyboard, LineEditor
 from .model import Model
 from .render import frame
 from .text import clean, lower_first
@@ -160,17 +160,20 @@ class App:
                     break
 
     def _drain(self) -> None:
+        handled = False
         for _ in range(500):  # bounded: a flood never starves the keyboard
             try:
                 item = self.inbox.get_nowait()
             except queue.Empty:
-                return
+                break
             try:
                 self.on_incoming(item)
             except Exception as exc:  # never crash on what the server sends
                 self.model.note(f"Could not handle a {item.kind} message: {exc!r}"[:200],
                                 "error")
             self.dirty = True
+            handled = True
+        if handled:
             self._track_instant()
 
     def _suspend(self, keyboard: Keyboard) -> None:
@@ -255,10 +258,9 @@ class App:
             if event == "join":
                 self._joined(reply)
             else:
-                done = dict(sent) if isinstance(sent, dict) else {}
-                if isinstance(reply.get("seat"), int):
-                    done["_seat"] = reply["seat"]  # the seat add_local gave
-                self._done(event, done)
+                seat = reply.get("seat")  # the seat add_local gave
+                self._done(event, sent if isinstance(sent, dict) else {},
+                           seat if isinstance(seat, int) else None)
             return
         err = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         message = clean(err.get("message"), 200) or f"The server refused {event}"
@@ -269,8 +271,9 @@ class App:
             self.slaps.forget(sent.get("seat"))  # a refused slap took nothing: slap again
         self.model.note(message, "error")
 
-    def _done(self, event: str, sent: dict) -> None:
-        """Say what a command did when nothing else on the screen shows it."""
+    def _done(self, event: str, sent: dict, reply_seat: int | None = None) -> None:
+        """Say what a command did when nothing else on the screen shows it (``reply_seat``:
+        the seat the server's answer gave, for add_local)."""
         if event == "set_turn_time":
             seconds = sent.get("seconds")
             self.model.note(f"Turn time set to {seconds} s" if seconds else "Turn time off",
@@ -285,7 +288,7 @@ class App:
         elif event == "ready":
             self.model.note(self._ready_words(sent.get("ready") is True), "good")
         elif event == "add_local":
-            self._local_added(str(sent.get("name") or ""), reply_seat=sent.get("_seat"))
+            self._local_added(str(sent.get("name") or ""), reply_seat=reply_seat)
 
     def _ready_words(self, ready: bool) -> str:
         if self.model.is_host:  # the server accepts it and changes nothing: say why
@@ -293,7 +296,7 @@ class App:
                     else "The host is always ready: /unready changes nothing for you")
         return "You are ready: the host starts the game" if ready else "You are not ready"
 
-    def _local_added(self, asked: str, reply_seat: object) -> None:
+    def _local_added(self, asked: str, reply_seat: int | None) -> None:
         """Say where the hot-seat player sits, and under which name when theirs was taken."""
         name = self.model.seat_name(reply_seat) if isinstance(reply_seat, int) else asked
         where = f" at seat {reply_seat}" if isinstance(reply_seat, int) else ""
@@ -329,7 +332,7 @@ class App:
         line = self.editor.feed(key)
         self.dirty = True
         if self.editor.overflowed and not full:
-            self.model.note(f"The line is full: a message is at most {commands.MAX_CHAT} "
+            self.model.note(f"The line is full: a message is at most {MAX_LINE} "
                             "characters", "error")
         if line is not None:
             self.perform(commands.parse(line, self.model))

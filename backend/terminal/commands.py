@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .keys import MAX_LINE
 from .model import Choice, Model
 
-MAX_CHAT = 500  # the server's limit for one chat message (docs/protocol.md, Limits)
 SLAP_QUIET = 0.35  # seconds after a slap in which another press of that seat is ignored
 
 HELP = (
@@ -86,8 +86,8 @@ def number(text: str) -> int | None:
 
 def chat(text: str) -> Action:
     """A chat message, or why it cannot be sent (the server takes at most 500 characters)."""
-    if len(text) > MAX_CHAT:
-        return note(f"That message is {len(text)} characters: chat takes at most {MAX_CHAT}")
+    if len(text) > MAX_LINE:
+        return note(f"That message is {len(text)} characters: chat takes at most {MAX_LINE}")
     return send("chat", {"text": text})
 
 
@@ -108,16 +108,12 @@ def _numbers(numbers: list[int]) -> str:
         str(numbers[-1])
 
 
-def slap_choice(model: Model) -> Choice | None:
-    """Slapjack's slap, carrying the version of the view I saw (None if I cannot slap now)."""
+def slap(model: Model) -> Action | None:
+    """The ``move`` event of Slapjack's slap, carrying the version of the view I saw (None if
+    I cannot slap now)."""
     slaps = [c for c in model.choices() if c.move == "slap"]
     versioned = [c for c in slaps if c.args]
-    return (versioned or slaps or [None])[0]
-
-
-def slap(model: Model) -> Action | None:
-    """The ``move`` event of :func:`slap_choice` (None if I cannot slap now)."""
-    choice = slap_choice(model)
+    choice = (versioned or slaps or [None])[0]
     return move_action(choice, model) if choice else None
 
 

@@ -27,7 +27,7 @@ import tty
 from typing import TextIO
 
 ENTER, BACKSPACE, KILL, EOF, INTERRUPT = "\n", "\x7f", "\x15", "\x04", "\x03"
-MAX_LINE = 500
+MAX_LINE = 500  # the server's limit for one chat message (docs/protocol.md, Limits)
 ESC_TIMEOUT = 0.08  # seconds: an Esc with nothing after it this soon is a key of its own
 PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
@@ -182,14 +182,15 @@ class LineEditor:
     def feed(self, key: str) -> str | None:
         """Take one key; the finished line when it is Enter, else None."""
         if key == ENTER:
-            line, self.text, self.overflowed = self.text, "", False
+            line = self.text
+            self.clear()
             return line
         if key.startswith(PASTE):
             self._add(pasted_text(key[len(PASTE):]))
         elif key == BACKSPACE:
             self.text = self.text[:-1]
         elif key == KILL:
-            self.text, self.overflowed = "", False
+            self.clear()
         elif key.isprintable():
             self._add(key)
         return None

@@ -240,14 +240,14 @@ class Model:
             del self.states[seat]  # a seat no longer mine is never drawn as mine
         self._check_away()
         if self.joined and was_playing and self.spectator:
-            self.note(LEFT_GAME if self.left_game else REMOVED if self._removed()
+            self.note(LEFT_GAME if self.left_game else REMOVED if self._removed(self.user_id)
                       else "You are now a spectator")
 
-    def _removed(self) -> bool:
-        """Whether the host removed me from my seat (the room lists me in ``removed``)."""
+    def _removed(self, user_id: object) -> bool:
+        """Whether the host removed ``user_id`` from their seat (the room lists them in
+        ``removed``)."""
         removed = (self.room or {}).get("removed")
-        return any(isinstance(r, dict) and r.get("user_id") == self.user_id
-                   for r in _list(removed))
+        return any(isinstance(r, dict) and r.get("user_id") == user_id for r in _list(removed))
 
     def _people(self) -> dict[tuple, str]:
         """The players at the table: (kind, user, name) -> "here", "away" or "left"."""
@@ -291,9 +291,7 @@ class Model:
         kind, user_id, _ = key
         if kind in ("bot", "local"):
             return True
-        return kind == "human" and user_id != self.user_id and any(
-            isinstance(r, dict) and r.get("user_id") == user_id
-            for r in _list((self.room or {}).get("removed")))
+        return kind == "human" and user_id != self.user_id and self._removed(user_id)
 
     def _status_changed(self, before: str) -> None:
         if self.status == "playing":

@@ -105,15 +105,15 @@ def _piece_text(piece: Piece, model: Model) -> Text:
 
 
 def moves_block(model: Model) -> RenderableType | None:
-    choices = model.choices()
-    if not choices:
+    numbered = model.numbered()
+    if not numbered:
         return None
     grid = Table.grid(padding=(0, 2))
-    columns = 2 if len(choices) > 6 else 1
+    columns = 2 if len(numbered) > 6 else 1
     for _ in range(columns):
         grid.add_column()
     cells = [Text(f"{i:>2}) ", style="bold cyan").append_text(describe(c, model))
-             for i, c in model.numbered()]
+             for i, c in numbered]
     for start in range(0, len(cells), columns):
         grid.add_row(*cells[start:start + columns])
     title = Text("Your moves (type the number, then Enter)", style="bold")
@@ -564,15 +564,18 @@ def render_lines(renderables: list[RenderableType], width: int, color: bool) -> 
 def frame(model: Model, width: int, height: int, color: bool = True) -> list[str]:
     """The screen as lines (without the input line): everything above, messages below."""
     width = max(30, width)
-    body = [b for b in (table_block(model), hint_block(model), moves_block(model))
-            if b is not None]
-    need = needed_size(model, body, width, color)
+    table = table_block(model)
+    hint = _drawn(hint_block(model), width, color)
+    moves = _drawn(moves_block(model), width, color)
+    body = _drawn(table, width, color) + hint + moves
+    need = needed_size(table, body)
     if width < need[0] or height < need[1]:
-        return too_small(model, (width, height), need, color)
-    lines = render_lines([header(model), seats_block(model), *body], width, color)
+        return too_small(model, (width, height), need, color, (hint, moves))
+    top = render_lines([header(model)], width, color)
+    lines = top + render_lines([seats_block(model)], width, color) + body
     if len(lines) + MIN_MESSAGES + 2 > height and model.status != "waiting":
         # a short window: the table already names the players, so the seat list goes first
-        lines = render_lines([header(model), *body], width, color)
+        lines = top + body
     room = max(MIN_MESSAGES, height - len(lines) - 2)
     # A message may take several lines: the newest lines are kept, the oldest give way.
     messages = render_lines(message_lines(list(model.lines), room), width, color)[-room:]
@@ -583,30 +586,32 @@ def frame(model: Model, width: int, height: int, color: bool = True) -> list[str
     return lines + render_lines([rule], width, color) + messages
 
 
-def needed_size(model: Model, body: list[RenderableType], width: int,
-                color: bool) -> tuple[int, int]:
+def _drawn(block: RenderableType | None, width: int, color: bool) -> list[str]:
+    """The lines of one part of the screen (none for a part not shown)."""
+    return render_lines([block], width, color) if block is not None else []
+
+
+def needed_size(table: RenderableType | None, body: list[str]) -> tuple[int, int]:
     """The smallest window this screen fits in, whole: the table at its narrowest, and the
-    table, the turn and the moves as drawn at ``width`` above the rule, a few messages and the
-    input line (never less than ``MIN_WIDTH``×``MIN_HEIGHT``)."""
-    table = table_block(model)
+    ``body`` (the table, the turn and the moves as drawn at the window's width) above the
+    rule, a few messages and the input line (never less than ``MIN_WIDTH``×``MIN_HEIGHT``)."""
     narrowest = 0
     if table is not None:
         console = Console(file=io.StringIO(), width=1000, legacy_windows=False)
         narrowest = Measurement.get(console, console.options, table).minimum
-    tall = len(render_lines(body, width, color)) + MIN_MESSAGES + 2
+    tall = len(body) + MIN_MESSAGES + 2
     return max(MIN_WIDTH, narrowest), max(MIN_HEIGHT, tall)
 
 
-def too_small(model: Model, size: tuple[int, int], need: tuple[int, int],
-              color: bool) -> list[str]:
+def too_small(model: Model, size: tuple[int, int], need: tuple[int, int], color: bool,
+              blocks: tuple[list[str], ...]) -> list[str]:
     """A window too small for this screen: say so, whose turn it is and the moves when they
-    fit, and the newest messages."""
+    fit (``blocks``: their lines as drawn at this width), and the newest messages."""
     width, height = size
     say = Text(f"The window is too small ({width}×{height}): this screen needs at least "
                f"{need[0]}×{need[1]}. Chat and commands still work.", style="bold yellow")
     lines = render_lines([say], width, color)
-    for block in (hint_block(model), moves_block(model)):
-        drawn = render_lines([block], width, color) if block is not None else []
+    for drawn in blocks:
         if len(lines) + len(drawn) + 2 <= height:  # one message line and the input line
             lines += drawn
     room = max(1, height - len(lines) - 2)
