@@ -272,7 +272,7 @@ class Room:
         host saw there; seats move up when a player leaves, and the next one must not pay."""
         self._check_host(user_id)
         self._check_status(WAITING, "Seats can only be removed before the game starts")
-        if index == 0:
+        if index < len(self.seats) and self._is_hosts(self.seats[index]):
             raise LoungeError("forbidden", "The host’s seat cannot be removed")
         changed = name is not None and (
             index >= len(self.seats) or self.seats[index].name.casefold() != name.casefold())
@@ -297,18 +297,20 @@ class Room:
         self._check_host(user_id)
         self._check_status(WAITING, "The game has already started")
         self._check_enough(len(self.seats))
-        waiting = [s.name for s in self.seats[1:] if s.kind == "human" and not s.ready]
+        waiting = [s.name for s in self.seats
+                   if s.kind == "human" and not s.ready and not self._is_hosts(s)]
         if waiting:
             raise LoungeError("not_ready", f"Not everyone is ready: {', '.join(waiting)}")
         self._begin(seed)
 
     def rematch(self, user_id: str, seed: int | str | None = None) -> None:
-        """The host starts a new game after the end, with the seats still there."""
+        """The host starts a new game after the end, with the seats still there, each moved
+        one place round the table (the first goes last), so that who starts takes turns."""
         self._check_host(user_id)
         self._check_status(FINISHED, "A rematch can only start when the game is over")
         kept = [s for s in self.seats if not s.left]
         self._check_enough(len(kept))
-        self.seats = kept
+        self.seats = kept[1:] + kept[:1]
         self._begin(seed)
 
     def _check_enough(self, players: int) -> None:
@@ -464,6 +466,10 @@ class Room:
     def _check_open(self) -> None:
         if self.closed:
             raise LoungeError("not_found", "This room has closed")
+
+    def _is_hosts(self, seat: Seat) -> bool:
+        """Whether ``seat`` is the host's own (a rematch moves it round: not always seat 0)."""
+        return seat.kind == "human" and seat.user_id == self.host
 
     def _check_host(self, user_id: str) -> None:
         if user_id != self.host:

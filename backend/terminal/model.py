@@ -94,8 +94,16 @@ class Model:
         return f"Seat {seat}"
 
     def my_human_seat(self) -> dict | None:
+        return self._human_seat(self.user_id)
+
+    def host_name(self) -> str:
+        """The host's name (a rematch moves the seats round: the host's is not always 0)."""
+        seat = self._human_seat(self.room.get("host") if self.room else None)
+        return clean(seat.get("name"), 32) if seat else "The host"
+
+    def _human_seat(self, user_id: Any) -> dict | None:
         for s in self.seats():
-            if s.get("user_id") == self.user_id and s.get("kind") == "human":
+            if s.get("user_id") == user_id and s.get("kind") == "human":
                 return s
         return None
 
@@ -189,7 +197,7 @@ class Model:
         seconds = self.room.get("turn_seconds")
         if seconds == before or not _int(seconds) or self.is_host:
             return
-        host = self.seat_name(0)
+        host = self.host_name()
         self.note(f"{host} set the turn time to {seconds} s" if seconds
                   else f"{host} turned the turn time off", "game")
 
@@ -214,7 +222,7 @@ class Model:
         if now < min(self.host_gone_at + HOST_AWAY_HOLD, self.closes_at - HOST_AWAY_HOLD):
             return False
         self.host_gone_said = True
-        self.note(f"{self.seat_name(0)} lost connection; the room closes in "
+        self.note(f"{self.host_name()} lost connection; the room closes in "
                   f"{self.seconds_left(self.closes_at)} s unless they come back", "error")
         return True
 

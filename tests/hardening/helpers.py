@@ -14,6 +14,11 @@ from tests.server.harness import Player, create_room
 HONEST_TIMEOUT = 5.0
 
 
+def own(player: Player) -> dict | None:
+    """The latest state of a player who plays one seat (the harness keeps the last round's)."""
+    return next(iter(player.states.values()), None)
+
+
 class HonestTable:
     """Two players in a Tic-Tac-Toe room: each :meth:`move` plays the next free cell for the
     player whose turn it is (a rematch when a game ends) and returns its acknowledgement time."""
@@ -25,25 +30,26 @@ class HonestTable:
         self.guest.ok("join", {"room": room["code"], "name": "Guest"})
         self.guest.ok("ready", {"ready": True})
         self.host.ok("start")
-        self.host.wait_for(lambda: self.host.states.get(0))
+        self.host.wait_for(lambda: own(self.host))
         self.latencies: list[float] = []
 
     def move(self) -> float:
-        """One move (or a rematch at the end of a game); its round trip in seconds."""
-        state = self.host.wait_for(lambda: self.host.states.get(0))
+        """One move (or a rematch at the end of a game); its round trip in seconds. A rematch
+        moves the seats round, so who plays which seat is read from the states."""
+        state = self.host.wait_for(lambda: own(self.host))
         start = time.perf_counter()
         if state["result"] is not None:
             self.host.ok("rematch")
-            self.host.wait_for(lambda: self.host.states[0]["round"] > state["round"])
+            self.host.wait_for(lambda: own(self.host)["round"] > state["round"])
             return self.move()
-        mover = self.host if state["view"]["current"] == 0 else self.guest
-        seat = 0 if mover is self.host else 1
-        move = mover.wait_for(lambda: mover.states[seat]["version"] == state["version"]
-                              and mover.states[seat]["legal_moves"])[0]
+        seat = state["view"]["current"]
+        mover = self.host if seat == state["seat"] else self.guest
+        move = mover.wait_for(lambda: (mine := mover.states.get(seat)) is not None
+                              and mine["version"] == state["version"] and mine["legal_moves"])[0]
         mover.ok("move", move)
         elapsed = time.perf_counter() - start
-        self.host.wait_for(lambda: self.host.states[0]["version"] > state["version"]
-                           or self.host.states[0]["round"] > state["round"])
+        self.host.wait_for(lambda: (own(self.host)["round"], own(self.host)["version"])
+                           > (state["round"], state["version"]))
         self.latencies.append(elapsed)
         return elapsed
 

@@ -45,9 +45,10 @@ def main(url: str, seconds: float, max_moves: int) -> dict:
     latencies: list[float] = []
     errors: list[str] = []
     deadline = time.monotonic() + seconds
+    first, second = host, guest
     while time.monotonic() < deadline and len(latencies) < max_moves:
         for i, cell in enumerate(DRAW):
-            sio = host if i % 2 == 0 else guest
+            sio = first if i % 2 == 0 else second
             time.sleep(PACE)
             started = time.perf_counter()
             try:
@@ -62,6 +63,7 @@ def main(url: str, seconds: float, max_moves: int) -> dict:
         if not ack["ok"]:
             errors.append(f"rematch {ack['error']['code']}")
             break
+        first, second = second, first  # a rematch moves the seats round: the other starts
     host.disconnect()
     guest.disconnect()
     return {"latencies": latencies, "errors": errors}

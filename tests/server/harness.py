@@ -56,11 +56,18 @@ class Player:
         with self.cond:
             self.messages.append((event, data))
             if event == "state":
-                known = self.states.get(data["seat"])
-                if known is None or (data["round"], data["version"]) >= (
-                        known["round"], known["version"]):
-                    self.states[data["seat"]] = data
+                self._keep(data)
             self.cond.notify_all()
+
+    def _keep(self, state: dict) -> None:
+        """The latest state of each seat, of the latest round only: a rematch moves the seats
+        round, so a seat's number in the last game may be another player's now."""
+        if any(s["round"] > state["round"] for s in self.states.values()):
+            return
+        self.states = {seat: s for seat, s in self.states.items() if s["round"] == state["round"]}
+        known = self.states.get(state["seat"])
+        if known is None or state["version"] >= known["version"]:
+            self.states[state["seat"]] = state
 
     def connect(self) -> Player:
         self.sio.connect(self.url, auth={"token": self.token}, transports=["websocket"],

@@ -140,7 +140,9 @@ def test_undo_takes_back_the_last_move_until_the_opponent_moves(players, room_of
     assert host.call("undo")["error"]["code"] == "invalid_move"
 
 
-def test_rematch_starts_a_new_game_with_the_same_seats(players, room_of):
+def test_rematch_starts_a_new_game_with_the_seats_moved_round(players, room_of):
+    """The first seat goes last, so that who starts (X in Tic-Tac-Toe) takes turns; each
+    player is told their new seat before the new game's state."""
     host, guest = players(2)
     room = room_of(host)
     guest.ok("join", {"room": room["code"]})
@@ -152,9 +154,17 @@ def test_rematch_starts_a_new_game_with_the_same_seats(players, room_of):
     host.wait_for(lambda: host.last("room")["status"] == "finished")
     assert guest.call("rematch")["error"]["code"] == "forbidden"
     host.ok("rematch")
-    guest.wait_for(lambda: guest.states[1]["version"] == 0 and guest.states[1]["result"] is None)
+    guest.wait_for(lambda: 0 in guest.states and guest.states[0]["round"] == 2)
     assert guest.last("room")["status"] == "playing"
-    assert [s["user_id"] for s in guest.last("room")["seats"]] == [host.user_id, guest.user_id]
+    assert [s["user_id"] for s in guest.last("room")["seats"]] == [guest.user_id, host.user_id]
+    assert guest.last("seats")["my_seats"] == [0] and list(guest.states) == [0]
+    assert guest.states[0]["view"]["current"] == 0 and guest.states[0]["legal_moves"]
+    host.wait_for(lambda: 1 in host.states)
+    assert host.last("seats")["my_seats"] == [1] and list(host.states) == [1]
+    assert host.last("room")["host"] == host.user_id
+    assert host.call("move", {"move": "place", "args": [4]})["error"]["code"] == "invalid_move"
+    guest.ok("move", {"move": "place", "args": [4]})
+    host.wait_for(lambda: host.states[1]["view"]["cells"][4] == "X")
 
 
 def test_remove_seat_makes_the_player_a_spectator(players, room_of):

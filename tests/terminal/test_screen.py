@@ -521,6 +521,7 @@ def test_a_guest_is_told_when_the_host_changes_the_turn_time():
     for who, host in (("guest", "host-id"), ("host", ME)):
         model = Model(ME)
         lobby = room("tic-tac-toe", 2, "waiting", mine=1) | {"host": host, "turn_seconds": 0}
+        lobby["seats"][0] |= {"kind": "human", "user_id": "host-id", "level": None}
         model.on_room(lobby)
         for seconds in (60, 60, 0):
             model.on_room(lobby | {"turn_seconds": seconds})

@@ -33,9 +33,12 @@ describe("seats in words", () => {
     expect(playerName(undefined, 0)).toBe("Seat 1");
   });
 
-  it("names the host, who sits in the first seat", () => {
+  it("names the host, wherever a rematch has seated them, and not their hot-seat player", () => {
     expect(hostName(room("waiting", 2, 4), "someone")).toBe("P0");
     expect(hostName(room("waiting", 0, 4), "someone")).toBe("someone");
+    const after = room("playing", 3, 4);
+    after.seats = [after.seats[1], { ...after.seats[2], user_id: "u0", kind: "local" }, after.seats[0]];
+    expect(hostName(after, "someone")).toBe("P0");
   });
 
   it("says how many play a game", () => {

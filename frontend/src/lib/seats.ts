@@ -1,5 +1,5 @@
 // Seats and the people in them, in words: the names the pages show, and who may sit down.
-import type { Room } from "./types";
+import type { Room, SeatInfo } from "./types";
 
 /** Whether someone new joining the room would get a seat. The server decides (it seats a
  * newcomer only before the game, in a free seat, and lets anyone else watch); the pages use
@@ -20,9 +20,15 @@ export function seatName(seats: readonly { name: string }[], seat: number | null
   return playerName(seats[seat], seat);
 }
 
-/** The host's name (the host sits in the first seat), or `otherwise` before anyone sits. */
+/** Whether a seat is the host's own (not one of the host's hot-seat players). */
+export function isHostSeat(room: Room, seat: SeatInfo): boolean {
+  return seat.kind === "human" && seat.user_id === room.host;
+}
+
+/** The host's name, or `otherwise` before anyone sits. The host opens a room in the first
+ * seat, but a rematch moves every seat one place round the table. */
 export function hostName(room: Room, otherwise: string): string {
-  return room.seats[0]?.name ?? otherwise;
+  return room.seats.find((seat) => isHostSeat(room, seat))?.name ?? otherwise;
 }
 
 /** How many play a game: "2 players", "2 to 4 players". */

@@ -3,7 +3,7 @@ import { Avatar } from "../components/Avatar";
 import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { getName, saveName, validName } from "../lib/identity";
-import { seatFree } from "../lib/seats";
+import { isHostSeat, seatFree } from "../lib/seats";
 import { useGames } from "../lib/useGames";
 import type { RemovedPlayer, Room, SeatInfo } from "../lib/types";
 import { useSend, type Sender, type Send } from "../lib/useSend";
@@ -193,8 +193,8 @@ function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
             <Avatar name={seat.name} seat={seat.seat} bot={seat.kind === "bot"} />
             <span className="seat-name">{seat.name}</span>
           </div>
-          <SeatTags seat={seat} isHost={seat.seat === 0} isMe={mySeats.includes(seat.seat)} />
-          {isHost && seat.seat !== 0 && (
+          <SeatTags seat={seat} isHost={isHostSeat(room, seat)} isMe={mySeats.includes(seat.seat)} />
+          {isHost && !isHostSeat(room, seat) && (
             <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
               disabled={disabled} onClick={() => onRemove(seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
           )}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from "react";
 import { DrawIcon, TrophyIcon } from "../components/Icons";
 import { reveal } from "../lib/reveal";
-import { seatName } from "../lib/seats";
+import { hostName, seatName } from "../lib/seats";
 import type { Result, Room } from "../lib/types";
 
 /** The result's headline: who won, or a draw (and why, when the game was cut at its length limit). */
@@ -52,7 +52,7 @@ export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, o
           Rematch
         </button>
       ) : (
-        <span className="muted">Waiting for the host to start a rematch…</span>
+        <span className="muted">Waiting for {hostName(room, "the host")} to start a rematch…</span>
       )}
       <div className="result-more">
         <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
