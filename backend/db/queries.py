@@ -285,8 +285,11 @@ def read_rooms(ids: list[str] | None, conn: Connection) -> list[StoredRoom]:
     for seat in conn.execute(seats.order_by(SEATS.c.room_id, SEATS.c.position)):
         if seat.room_id in rooms:
             rooms[seat.room_id].seats.append(_plain(seat))
+    # A room's id is its host's, and matches outlive their room: a host's earlier rooms have
+    # matches with the same ids and rounds, older than this room.
     current = (select(MATCHES).join(ROOMS, (ROOMS.c.id == MATCHES.c.room_id)
-                                    & (ROOMS.c.round == MATCHES.c.round)))
+                                    & (ROOMS.c.round == MATCHES.c.round)
+                                    & (MATCHES.c.started >= ROOMS.c.created)))
     if ids is not None:
         current = current.where(ROOMS.c.id.in_(list(rooms)))
     by_match = {}

@@ -117,6 +117,40 @@ def test_every_game_survives_a_kill_and_plays_to_its_end(db_url):
     assert "Traceback" not in output, output
 
 
+def test_a_hosts_second_room_comes_back_after_a_kill(db_url):
+    """A room's id is its host's: the matches of the host's earlier room (closed, kept for
+    the history) have the same room id and rounds, and must not be taken for this room's."""
+    rng = random.Random(8)
+    server = start_server(db_url)
+    try:
+        first, players = open_table(server.url, "tic-tac-toe", 2)
+        play_out(players)
+        players[0].ok("leave")  # the host leaves: the room closes, its finished game stays
+        players[1].wait_for(lambda: players[1].received("closed"))
+        for player in players:
+            player.drop()
+        host = Player(server.url, players[0].session).connect()
+        room = create_room(server.url, host.token, "nine-locks")
+        assert room["id"] == first["id"] and room["code"] != first["code"]
+        host.ok("join", {"room": room["code"]})
+        players = start_game(room, host, [Player(server.url).connect()])
+        play_some(players, 6, rng)
+    finally:
+        kill(server)
+    server = start_server(db_url)
+    try:
+        back = rejoin(server.url, room, players)
+        result = play_out(back, seed=3)
+        assert result.get("winner") in range(2) or result == {"draw": True}
+        gone = requests.get(f"{server.url}/api/rooms/{first['code']}", timeout=TIMEOUT)
+        assert gone.status_code == 404
+        for player in back:
+            player.drop()
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output and "could not be rebuilt" not in output, output
+
+
 def fire(player: Player, seat: int, stop: threading.Event, acked: list) -> None:
     """Move as fast as the server answers, never waiting to see the result."""
     rng = random.Random(seat)
