@@ -59,6 +59,7 @@ INTERNAL = json.dumps(error_body("internal", "Something went wrong on the server
 LOGGED_AS_IS = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != "%")
 
 access_log = logging.getLogger("lounge.access")
+HEALTH_PATH = "/api/health"
 log = logging.getLogger(__name__)
 
 
@@ -136,6 +137,8 @@ class Edge:
 
     @staticmethod
     def _line(environ: dict, status: str, started: float) -> None:
+        if status == "200" and environ.get("PATH_INFO") == HEALTH_PATH:
+            return  # a balancer's or platform's check, every second or so: only failures tell
         # ProxyFix changed REMOTE_ADDR in this same environ: this is the client's address.
         access_log.info("%s %s %s %s %.1fms", _printable(environ.get("REMOTE_ADDR", "-")),
                         _printable(environ.get("REQUEST_METHOD", "-")),

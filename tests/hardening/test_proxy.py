@@ -135,6 +135,17 @@ def test_no_client_can_write_a_line_of_its_own_into_the_access_log(direct):
     assert "\naccess: 203.0.113.9" not in log and "\x1b" not in log and "\u202e" not in log
 
 
+def test_health_checks_answered_200_are_not_logged(direct):
+    """A balancer checks every process every second: its lines would bury everyone else's."""
+    for _ in range(3):
+        assert requests.get(direct.url + "/api/health", timeout=5).ok
+    assert requests.get(direct.url + "/api/games", timeout=5).ok
+    time.sleep(0.3)
+    log = direct.output()
+    assert "access: 127.0.0.1 GET /api/games 200" in log
+    assert "GET /api/health" not in log
+
+
 def test_an_error_no_handler_caught_is_a_json_500_and_logged(caplog):
     def broken(environ, start_response):
         raise KeyError("Session is disconnected")
