@@ -426,9 +426,9 @@ class Room:
             self.seats[seat].away = False
             self.timeouts.pop(seat, None)
 
-    def hand_to_bot(self, user_id: str, seat: int) -> None:
+    def stand_in(self, user_id: str, seat: int) -> None:
         """The host hands an away or disconnected player's seat to a bot, until they are
-        back."""
+        back (the ``stand_in`` event)."""
         self._check_host(user_id)
         self._check_status(PLAYING, "Seats can only be handed to a bot during a game")
         if not 0 <= seat < len(self.seats):
@@ -441,9 +441,9 @@ class Room:
                                            "or disconnected can be handed to a bot")
         info.away = True
 
-    def stand_in(self, seat: int, move: str, args: list, reason: str) -> None:
+    def play_for(self, seat: int, move: str, args: list, reason: str) -> None:
         """A bot plays one action of the seat's turn for its player; ``reason``: "timeout" (the
-        time ran out) or "away"."""
+        time ran out) or "away". The room keeps why, as its record of stand-ins."""
         self.apply_seat(seat, move, args)
         self.stand_ins[self.match.version] = reason
 

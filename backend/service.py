@@ -4,8 +4,9 @@ The transports (Socket.IO in :mod:`backend.sockets`, REST in :mod:`backend.api`)
 service who is asking (a :class:`Caller`) and what they sent, already validated. The service
 changes the room (:mod:`backend.rooms`, which asks ``shared_rules`` about every move),
 commits it (:meth:`LoungeService.commit`: the store saves the change before anyone hears of it)
-and tells the room's connections through a :class:`Notifier`. Grace periods, unclaimed rooms
-and the bots' turns are scheduled here too, on the :class:`~backend.runtime.Runtime`.
+and tells the room's connections through a :class:`Notifier`. Its clocks run on the
+:class:`~backend.runtime.Runtime`: the bots' turns (:mod:`backend.bots`), the turn clocks
+(:mod:`backend.turns`) and the grace periods (:mod:`backend.grace`).
 
 One service runs the rooms of one process. In cluster mode (:mod:`backend.cluster`) each room
 is run by the service of the process that owns it; the others forward their callers' events.
@@ -16,16 +17,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import count
 from typing import Protocol
 
 from . import views
 from .bots import BotRunner
 from .config import Config
 from .errors import LoungeError
-from .rooms import Lounge, Room, now_ms
+from .grace import GraceClock
+from .rooms import Lounge, Room
 from .runtime import Runtime
-from .turns import TurnClock, turn_key
+from .turns import TurnClock
+from .views import Told
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +42,6 @@ class Caller:
     room_id: str | None = None
 
 
-Told = tuple[str | None, str, dict]  # (connection, or None for everyone; event; data)
 
 
 class Notifier(Protocol):
@@ -66,10 +67,9 @@ class LoungeService:
         self.notifier = notifier
         self.runtime = runtime
         self.config = config
-        self.absences: dict[tuple[str, str], int] = {}
-        self._absence_ids = count(1)
         self.bots = BotRunner(runtime, config, self.commit)
         self.turns = TurnClock(runtime, config, self.commit)
+        self.grace = GraceClock(runtime, config, self.commit, self.close_room)
 
     # -- saving, then telling ----------------------------------------------------------------
 
@@ -84,30 +84,16 @@ class LoungeService:
         being committed, and sent only once it is."""
         self.turns.arm(room)  # the turn clock's deadline is saved with the change
         saved = self.store.start_save(room)
-        moved = room.mark() != room.told_mark
-        if moved:
-            views.update_log(room)
-        else:
-            room.log_news = {}  # states sent again for a new clock carry no log lines
-        clock = room.turn_deadline != room.told_deadline
-        deliveries = views.deliveries(room) if moved or clock else []
+        states = views.prepare(room)
         try:
             saved()
         except LoungeError:  # the room went back as it was saved: so do its log and clock
-            room.game_log = None
-            room.turn_armed = turn_key(room)
+            views.forget_news(room)
+            self.turns.restored(room)
             raise
-        told: list[Told] = []
-        if seats_changed:  # the seats first: the states may be about seats just changed
-            told.append((None, "room", views.summary(room)))
-            told += [(conn, "seats", seats) for conn, seats in views.seat_changes(room)]
-        told += [(conn, "state", state) for conn, state in deliveries]
-        if not seats_changed and room.status != room.told_status:
-            told.append((None, "room", views.summary(room)))
+        told = views.news(room, states, seats_changed)
         if told:
             self.notifier.tell(room, told)
-        room.told_mark, room.told_status = room.mark(), room.status
-        room.told_deadline = room.turn_deadline
         self.bots.schedule(room)
         self.turns.schedule(room)
 
@@ -127,7 +113,7 @@ class LoungeService:
         """Open a room hosted by ``user_id``; its room object. It closes if its host never
         connects."""
         room = self.lounge.create_room(user_id, slug, name, public)
-        self.watch_unclaimed(room)
+        self.grace.unclaimed(room)
         with room.lock:
             self.commit(room, seats_changed=True)
             return views.summary(room)
@@ -162,9 +148,7 @@ class LoungeService:
             again = caller.conn in room.connections  # a spectator taking a seat, say
             result = room.attach(caller.conn, caller.user_id, data.get("name"),
                                  data.get("spectate", False))
-            self.absences.pop((room.id, caller.user_id), None)
-            if caller.user_id == room.host:
-                room.closes_at = None
+            self.grace.end(room, caller.user_id)
             seats = views.seats_message(room, caller.conn)  # told in the answer, not as an event
             self.commit(room, seats_changed=True)
             if again:  # ... but a connection already in the room is told as for any change
@@ -182,7 +166,7 @@ class LoungeService:
                 self.close_room(room, "host_left")
                 return
             self.notifier.dismiss(room, conns)
-            self.absences.pop((room.id, caller.user_id), None)
+            self.grace.end(room, caller.user_id)
             self.commit(room, seats_changed=True)
 
     def disconnect(self, caller: Caller, data: dict | None = None) -> None:
@@ -195,7 +179,7 @@ class LoungeService:
             if room.closed:
                 return
             if gone is not None and room.seats_of(gone):
-                self.start_grace(room, gone)
+                self.grace.start(room, gone)
             self.commit(room, seats_changed=True)
 
     # -- the lobby ---------------------------------------------------------------------------
@@ -282,7 +266,7 @@ class LoungeService:
     def stand_in(self, caller: Caller, data: dict) -> None:
         """Host only: a bot plays an away or disconnected player's turns until they are
         back."""
-        self._change(caller, lambda room: room.hand_to_bot(caller.user_id, data["seat"]))
+        self._change(caller, lambda room: room.stand_in(caller.user_id, data["seat"]))
 
     def debug_match(self, caller: Caller, data: dict) -> dict:
         """The full match, seed and log included (tests only: the API asks for it)."""
@@ -292,19 +276,7 @@ class LoungeService:
                 raise LoungeError("not_found", "No game has started in this room")
             return {"match": room.match.to_json()}
 
-    # -- grace periods -----------------------------------------------------------------------
-
-    def start_grace(self, room: Room, user_id: str, delay: float | None = None) -> None:
-        """Give a user who went away a while to come back before they lose their seats (the
-        host: before the room closes)."""
-        mark = next(self._absence_ids)
-        self.absences[(room.id, user_id)] = mark
-        if delay is None:
-            host = user_id == room.host
-            delay = self.config.HOST_GRACE_SECONDS if host else self.config.PLAYER_GRACE_SECONDS
-            if host:  # the guests are shown when the room will close unless the host is back
-                room.closes_at = now_ms() + int(delay * 1000)
-        self.runtime.spawn(self._grace, room, user_id, mark, delay)
+    # -- rooms back from the database --------------------------------------------------------
 
     def resume(self, room: Room) -> None:
         """A room rebuilt from the database (a restart, or a takeover): nobody is connected
@@ -312,7 +284,7 @@ class LoungeService:
         users = {room.host} | {s.user_id for s in room.seats
                                if s.kind == "human" and not s.left and s.user_id}
         for user_id in users:
-            self.start_grace(room, user_id)
+            self.grace.start(room, user_id)
         self.turns.keep(room)
         room.told_deadline = room.turn_deadline
         self.bots.schedule(room)
@@ -329,27 +301,6 @@ class LoungeService:
             with room.lock:
                 self.resume(room)
         return rooms
-
-    def watch_unclaimed(self, room: Room) -> None:
-        """A room whose host never connects closes after UNCLAIMED_ROOM_SECONDS."""
-        self.start_grace(room, room.host, self.config.UNCLAIMED_ROOM_SECONDS)
-
-    def _grace(self, room: Room, user_id: str, mark: int, delay: float) -> None:
-        self.runtime.sleep(delay)
-        key = (room.id, user_id)
-        if self.absences.get(key) != mark:
-            return  # they came back (and maybe left again: a newer grace period runs)
-        del self.absences[key]
-        try:
-            with room.lock:
-                if room.closed or room.is_connected(user_id):
-                    return
-                if room.expire(user_id):
-                    self.close_room(room, "host_disconnected")
-                    return
-                self.commit(room, seats_changed=True)
-        except Exception:
-            log.exception("grace period of %s in room %s failed", user_id, room.code)
 
     # -- the table of operations -------------------------------------------------------------
 

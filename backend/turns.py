@@ -97,6 +97,11 @@ class TurnClock:
         if room.turn_deadline is None and room.turn_armed is not None:
             self._set_deadline(room, room.turn_armed)
 
+    def restored(self, room: Room) -> None:
+        """A change was not saved and the room went back as it was: so did its deadline, which
+        is the clock's again."""
+        room.turn_armed = turn_key(room)
+
     def _set_deadline(self, room: Room, key: TurnKey | None) -> None:
         """The deadline of the turn ``key`` names (None: no clock): the turn time, or a short
         pause when the player is away."""
@@ -147,7 +152,7 @@ class TurnClock:
         for _ in range(MAX_STEPS):
             legal = turn_moves(room, seat)
             choice = bot.choose(room.match.view(seat), legal) or legal[0]
-            room.stand_in(seat, choice["move"], list(choice.get("args", [])),
+            room.play_for(seat, choice["move"], list(choice.get("args", [])),
                           "away" if away else "timeout")
             if not _turn_goes_on(room, seat, turn):
                 break

@@ -15,6 +15,7 @@ from .rooms import Room, now_ms
 from .turns import timed_seat
 
 Delivery = tuple[str, dict]  # (connection, state)
+Told = tuple[str | None, str, dict]  # (connection, or None for everyone; event; data)
 
 
 def summary(room: Room) -> dict:
@@ -92,6 +93,41 @@ def deliveries(room: Room, only: str | None = None, full_log: bool = False) -> l
                 cache[seat] = state(room, seat, full_log)
             out.append((conn, cache[seat]))
     return out
+
+
+# -- what a change tells ---------------------------------------------------------------------
+
+def prepare(room: Room) -> list[Delivery]:
+    """The states a change gives its connections, each its own, with the change's log lines
+    (none when neither the match nor the turn's clock moved since they were last told)."""
+    moved = room.mark() != room.told_mark
+    if moved:
+        update_log(room)
+    else:
+        room.log_news = {}  # states sent again for a new clock carry no log lines
+    clock = room.turn_deadline != room.told_deadline
+    return deliveries(room) if moved or clock else []
+
+
+def news(room: Room, states: list[Delivery], seats_changed: bool) -> list[Told]:
+    """Everything a saved change tells, in order: the room object and each connection's own
+    seats first when the seats changed (the states may be about them), then the states, then
+    the room object when only its status changed. The room remembers what it told."""
+    told: list[Told] = []
+    if seats_changed:
+        told.append((None, "room", summary(room)))
+        told += [(conn, "seats", seats) for conn, seats in seat_changes(room)]
+    told += [(conn, "state", state) for conn, state in states]
+    if not seats_changed and room.status != room.told_status:
+        told.append((None, "room", summary(room)))
+    room.told_mark, room.told_status = room.mark(), room.status
+    room.told_deadline = room.turn_deadline
+    return told
+
+
+def forget_news(room: Room) -> None:
+    """A change that could not be saved (the room went back as it was): its log goes too."""
+    room.game_log = None
 
 
 def seats_message(room: Room, conn: str) -> dict:

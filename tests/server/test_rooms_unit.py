@@ -318,14 +318,14 @@ def test_two_stand_ins_in_a_row_make_a_seat_away_and_a_move_ends_it():
     room.attach("c-guest", GUEST, "Linus", False)
     room.set_ready(GUEST, True)
     room.start(HOST, seed=1)
-    room.stand_in(0, "place", [4], "timeout")
+    room.play_for(0, "place", [4], "timeout")
     assert room.ran_out(0) is False and not room.seats[0].away
     room.move(GUEST, "place", [0])
-    room.stand_in(0, "place", [8], "timeout")
+    room.play_for(0, "place", [8], "timeout")
     assert room.ran_out(0) is True and room.seats[0].away
     assert room.stand_ins == {1: "timeout", 3: "timeout"}
     room.move(GUEST, "place", [1])
-    room.stand_in(0, "place", [2], "away")
+    room.play_for(0, "place", [2], "away")
     assert room.stand_ins[5] == "away"
     room.move(GUEST, "place", [3])
     room.move(HOST, "place", [5])  # the player moves: no longer away
