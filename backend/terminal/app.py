@@ -25,11 +25,18 @@ from .render import frame
 from .text import clean, lower_first
 
 TICK = 0.05  # seconds between looks at the queue while no key is pressed
-JOIN_TIMEOUT = 15.0
+JOIN_TIMEOUT = 15.0  # the first join's answer; and how long getting back in may take
+REJOIN_WAIT = 5.0  # a rejoin with no answer by then is sent again
+REJOIN_PAUSE = 1.0  # before a join refused with "try again", or not sent, goes again
+TRY_AGAIN = ("internal", "rate_limited")  # a rejoin refused so is sent again
 CLEAR, HOME, ERASE_LINE, ERASE_BELOW = "\x1b[2J", "\x1b[H", "\x1b[K", "\x1b[J"
 INSTANT_AFTERGLOW = 1.5  # seconds an s or space is still swallowed after the game ended
 LOST = "Lost the connection to the server: trying again…"
 BACK = "Connected again: you are back in the room"
+BACK_IN = "You are back in the room"  # after a rejoin with no connection lost
+REJOINING = "Connected again: getting back into the room…"
+LOST_ROOM = "Not done: the server had lost track of you in the room. Getting you back in…"
+NOT_BACK = "Not sent: you are not back in the room yet (a moment…)"
 NOT_SENT = "Not sent: there is no connection to the server yet (trying again…)"
 
 
@@ -96,8 +103,11 @@ class App:
         self.spectate = spectate
         self.out = out or sys.stdout
         self.editor = LineEditor()
-        self.joined = False
-        self.join_sent_at: float | None = None
+        self.joined = False  # the first join was answered ok
+        self.join_sent_at: float | None = None  # the join waiting for its answer
+        self.join_due: float | None = None  # when a join refused or not sent goes again
+        self.rejoin_since: float | None = None  # getting back into the room since then
+        self.back_words = BACK  # what the pane says when the rejoin is answered ok
         self.exit_code: int | None = None
         self.farewell = ""
         self.dirty = True
@@ -139,7 +149,7 @@ class App:
             self._drain()
             if self.exit_code is not None:
                 break
-            self._check_join_timeout()
+            self._check_join()
             if self.model.say_host_away():
                 self.dirty = True
             if self.model.ticking() and int(time.monotonic()) != self.tick:
@@ -198,10 +208,13 @@ class App:
             model.connected = True
             self.told.clear()
             if self.joined:
-                model.note(BACK, "good")
-            self._send_join()
+                self._rejoin(REJOINING, BACK)
+            else:
+                self._send_join()
         elif item.kind == "disconnect":
             model.connected = False
+            # nothing is pending on a dead connection: the next connect starts over
+            self.join_sent_at = self.join_due = self.rejoin_since = None
             if self.exit_code is None:
                 self._note_once(LOST, "error")
         elif item.kind == "connect_error":
@@ -242,13 +255,36 @@ class App:
 
     def _send_join(self) -> None:
         payload = {"room": self.code, "name": self.name, "spectate": self.spectate}
+        now = time.monotonic()
         if self.link.send("join", payload):
-            self.join_sent_at = time.monotonic()
+            self.join_sent_at, self.join_due = now, None
+        else:  # the connection dropped just now, or not quite: try again in a moment
+            self.join_sent_at, self.join_due = None, now + REJOIN_PAUSE
 
-    def _check_join_timeout(self) -> None:
-        if (not self.joined and self.join_sent_at is not None
-                and time.monotonic() - self.join_sent_at > JOIN_TIMEOUT):
+    def _rejoin(self, why: str, back: str) -> None:
+        """Put this connection back into the room; ``back`` is said once the server says so.
+        Until then the room's events would be answered not_in_room: none is sent."""
+        self.rejoin_since = time.monotonic()
+        self.back_words = back
+        self.model.rejoining = True
+        self.told.clear()
+        self.model.note(why)
+        self._send_join()
+
+    def _check_join(self) -> None:
+        """Give up on a join, or send it again, as time goes by."""
+        now = time.monotonic()
+        if not self.joined and self.join_sent_at is not None \
+                and now - self.join_sent_at > JOIN_TIMEOUT:
             self._finish(1, "The server did not answer the join in time.")
+        elif self.rejoin_since is not None and now - self.rejoin_since > JOIN_TIMEOUT:
+            code = clean(self.code.upper(), 12)
+            self._finish(1, f"Could not get back into room {code}: the server did not let "
+                            f"this client back in. Start it again with --join {code}.")
+        elif (self.join_due is not None and now >= self.join_due) or (
+                self.rejoin_since is not None and self.join_sent_at is not None
+                and now - self.join_sent_at > REJOIN_WAIT):
+            self._send_join()
 
     def on_ack(self, event: str, reply: object, sent: object = None) -> None:
         if not isinstance(reply, dict):
@@ -265,11 +301,35 @@ class App:
         err = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         message = clean(err.get("message"), 200) or f"The server refused {event}"
         if event == "join":
-            self._finish(1, f"Cannot join room {clean(self.code, 12)}: {lower_first(message)}")
+            self._join_refused(err.get("code"), message)
+            return
+        if err.get("code") == "not_in_room" and self.joined:
+            self._not_in_room()
             return
         if event == "move" and isinstance(sent, dict) and sent.get("move") == "slap":
             self.slaps.forget(sent.get("seat"))  # a refused slap took nothing: slap again
         self.model.note(message, "error")
+
+    def _join_refused(self, code: object, message: str) -> None:
+        """A first join refused ends the client; a rejoin refused with "try again" goes again
+        (in a cluster, the room may be moving to another process)."""
+        if not self.joined:
+            self._finish(1, f"Cannot join room {clean(self.code, 12)}: {lower_first(message)}")
+        elif self.rejoin_since is None:
+            return  # the answer to a join sent twice, the other answered ok: we are in
+        elif code in TRY_AGAIN:
+            self.join_sent_at, self.join_due = None, time.monotonic() + REJOIN_PAUSE
+        else:
+            self._finish(1, f"Cannot get back into room {clean(self.code.upper(), 12)}: "
+                            f"{lower_first(message)}")
+
+    def _not_in_room(self) -> None:
+        """The server has lost this connection's place in the room (e.g. another process of a
+        cluster took the room over): get back in rather than leave every move refused."""
+        if self.rejoin_since is None:
+            self._rejoin(LOST_ROOM, BACK_IN)
+        else:
+            self._note_once(NOT_BACK, "error")
 
     def _done(self, event: str, sent: dict, reply_seat: int | None = None) -> None:
         """Say what a command did when nothing else on the screen shows it (``reply_seat``:
@@ -307,11 +367,14 @@ class App:
             self.model.note(f"{asked} joins{where}: you play their turns too", "good")
 
     def _joined(self, reply: dict) -> None:
-        first = not self.joined
+        first, back = not self.joined, self.rejoin_since is not None
         self.joined = True
-        self.join_sent_at = None
+        self.join_sent_at = self.join_due = self.rejoin_since = None
+        self.model.rejoining = False
         self.model.on_joined(reply)
-        if first:
+        if back:
+            self.model.note(self.back_words, "good")
+        elif first:
             seats = self.model.my_seats
             where = f"at seat {', '.join(clean(s, 3) for s in seats)}"
             if self.model.spectator:  # asked for, or the server had no seat to give
@@ -391,6 +454,9 @@ class App:
             self.model.note(action.text, "error")
 
     def _send(self, event: str, payload: dict) -> None:
+        if self.rejoin_since is not None:  # it would be answered not_in_room
+            self._note_once(NOT_BACK, "error")
+            return
         slap_seat = self._slap_seat(event, payload)
         if slap_seat is not False and not self.slaps.allow(
                 slap_seat, self._slap_seen(slap_seat, payload), time.monotonic()):

@@ -59,6 +59,7 @@ class Model:
         self.states: dict[int | None, dict] = {}
         self.lines: deque[Line] = deque(maxlen=MAX_LINES)
         self.connected = False
+        self.rejoining = False  # connected, and getting back into the room
         self.closed_reason: str | None = None
         self.joined = False
         self.bot_levels: list[str] = []

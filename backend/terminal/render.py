@@ -423,6 +423,8 @@ def header(model: Model) -> Flow:
         parts.append(Text("spectating", style="yellow"))
     if not model.connected:
         parts.append(Text("reconnecting…", style="bold red"))
+    elif model.rejoining:
+        parts.append(Text("rejoining…", style="bold yellow"))
     return Flow(Text(), parts, " · ")
 
 

@@ -51,13 +51,18 @@ def new_model() -> Model:
 
 
 def room(game: str, seats: int, status: str = "playing", mine: int | None = 0) -> dict:
-    """A room object in which ``mine`` is my human seat and the others are bots."""
+    """A room object in which ``mine`` is my human seat, the host (Ada, "host-id") sits in
+    seat 0 when it is not mine, and the others are bots."""
     names = ["Ada", "Bob", "Cy", "Dee"]
+
+    def user(i: int) -> str | None:
+        return ME if i == mine else "host-id" if i == 0 else None
+
     return {"id": "host-id", "code": "K7MPQ2", "game": game, "title": GAMES[game].title,
             "host": "host-id", "status": status, "spectators": 0,
-            "seats": [{"seat": i, "name": names[i % 4], "kind": "human" if i == mine else "bot",
-                       "user_id": ME if i == mine else None,
-                       "level": None if i == mine else "easy",
+            "seats": [{"seat": i, "name": names[i % 4],
+                       "kind": "human" if user(i) else "bot", "user_id": user(i),
+                       "level": None if user(i) else "easy",
                        "connected": True, "ready": True, "left": False}
                       for i in range(seats)]}
 
@@ -521,7 +526,6 @@ def test_a_guest_is_told_when_the_host_changes_the_turn_time():
     for who, host in (("guest", "host-id"), ("host", ME)):
         model = Model(ME)
         lobby = room("tic-tac-toe", 2, "waiting", mine=1) | {"host": host, "turn_seconds": 0}
-        lobby["seats"][0] |= {"kind": "human", "user_id": "host-id", "level": None}
         model.on_room(lobby)
         for seconds in (60, 60, 0):
             model.on_room(lobby | {"turn_seconds": seconds})
@@ -752,7 +756,9 @@ def test_a_server_away_is_said_once_in_a_players_words():
                            "The server refused the connection: too many"]
     link.connected = True
     app.on_incoming(Incoming("connect"))
-    assert said(model)[-1] == app_module.BACK and link.sent[-1][0] == "join"
+    assert said(model)[-1] == app_module.REJOINING and link.sent[-1][0] == "join"
+    app.on_ack("join", {"ok": True, "room": model.room, "my_seats": [0], "spectator": False})
+    assert said(model)[-1] == app_module.BACK
     app.on_incoming(Incoming("disconnect"))
     assert said(model)[-1] == app_module.LOST  # a new outage is said again
 
