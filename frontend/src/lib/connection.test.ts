@@ -197,6 +197,19 @@ describe("RoomConnection", () => {
     expect(fatal).toEqual([]);
   });
 
+  it("joins again when an event finds its place in the room lost, and says so", async () => {
+    connect();
+    await expect.poll(() => statuses.at(-1)).toBe("online");
+    answers.push({ ok: false, error: { code: "not_in_room", message: "Join a room first" } });
+    const ack = await link!.emit("chat", { text: "hi" });
+    expect(ack).toEqual({ ok: false, error: { code: "not_in_room", message: "Getting you back into the room: try again in a moment." } });
+    await expect.poll(() => server.joins.length).toBe(2);
+    await expect.poll(() => statuses.at(-1)).toBe("online");
+    expect(statuses).toEqual(["online", "reconnecting", "online"]);
+    expect(new Set(server.joins.map((j) => j.session)).size).toBe(1);
+    expect(fatal).toEqual([]);
+  });
+
   it("names its room in every request, so that a balancer can place a room's players together", async () => {
     connect("abcdef");
     await expect.poll(() => statuses.at(-1)).toBe("online");

@@ -40,6 +40,7 @@ export function joinPayload(room: string, name: string, spectate: boolean): Reco
 export class RoomConnection {
   private socket: Socket;
   private joined = false;
+  private rejoining = false;
   private stopped = false;
   private retry: ReturnType<typeof setTimeout> | undefined;
 
@@ -80,10 +81,28 @@ export class RoomConnection {
     return this.socket
       .timeout(ACK_TIMEOUT_MS)
       .emitWithAck(event, payload)
+      .then((ack: Ack<T>) => this.checkPlace(event, ack))
       .catch(() => ({
         ok: false as const,
         error: { code: "timeout", message: "The server did not answer in time. Try again." },
       }));
+  }
+
+  /** An event answered `not_in_room` after the join: the server has lost this connection's place in
+   * the room (in a cluster, another server took the room over without it). Rather than leave every
+   * action refused, the connection joins again, once at a time. */
+  private checkPlace<T>(event: string, ack: Ack<T>): Ack<T> {
+    if (ack.ok || ack.error.code !== "not_in_room" || event === "join" || !this.joined || this.stopped) {
+      return ack;
+    }
+    if (!this.rejoining) {
+      this.rejoining = true;
+      this.handlers.onStatus("reconnecting");
+      void this.join().finally(() => {
+        this.rejoining = false;
+      });
+    }
+    return { ok: false, error: { code: "not_in_room", message: "Getting you back into the room: try again in a moment." } };
   }
 
   /** Leaves the room on purpose, then closes the connection. */
