@@ -150,11 +150,15 @@ class Link:
 
     @property
     def connected(self) -> bool:
-        return self.sio.connected
+        """Whether the namespace is connected, so that an emit goes out. Not ``sio.connected``:
+        on a reconnection the library fires ``connect`` (on which the app sends its join) on
+        its own thread before ``connect()`` sets ``sio.connected``, so a join handled in that
+        moment was dropped and the player, told he was back, was never in the room again."""
+        return self.sio.get_sid() is not None
 
     def send(self, event: str, data: dict) -> bool:
         """Emit with an acknowledgement, which arrives on the inbox; False if not connected."""
-        if not self.sio.connected:
+        if not self.connected:
             return False
 
         def ack(*reply: Any) -> None:
@@ -168,7 +172,7 @@ class Link:
 
     def call(self, event: str, data: dict, timeout: float = 2.0) -> Any:
         """Emit and wait for the acknowledgement (used only when quitting); None on failure."""
-        if not self.sio.connected:
+        if not self.connected:
             return None
         try:
             return self.sio.call(event, data, timeout=timeout)

@@ -34,7 +34,9 @@ def a_free_cell_that_does_not_win(page, mark: str) -> int:
 
 @pytest.fixture(scope="module")
 def quick_turns_url() -> Iterator[str]:
-    server = Server(**{**SERVER_ENV, "TURN_TIMES": "2,60,120", "AWAY_PAUSE_SECONDS": "4"},
+    # The bot waits long for a player away: the test looks at the away screen, then ends it
+    # itself, and never waits for that bot (which, 4 s, played first on a loaded machine).
+    server = Server(**{**SERVER_ENV, "TURN_TIMES": "2,60,120", "AWAY_PAUSE_SECONDS": "600"},
                     FRONTEND_DIST=str(DIST.parent))
     try:
         yield server.url
@@ -131,11 +133,12 @@ def test_timer_expiry_with_a_bot_stand_in_then_back(browser: Browser, quick_turn
         scroll_below(ada, "away-note")
         assert_back_in_the_bar_in_view(ada, size)
         shot(ada, shots, f"turn-timer-away{suffix}", full_page=False)
-        back.click()
+        cell = ada.get_by_test_id(f"cell-{a_free_cell_that_does_not_win(ada, 'X')}")
+        back.click()  # her turn's clock starts again, at 2 s: her move goes at once, in time
+        cell.click()
         expect(away).to_have_count(0)
         expect(back).to_have_count(0)
         expect(grace.get_by_test_id("player-0")).not_to_contain_text("Away")
-        ada.get_by_test_id(f"cell-{a_free_cell_that_does_not_win(ada, 'X')}").click()  # in time
         expect(grace.get_by_test_id("turn")).to_have_text("Your turn")
         expect(grace.get_by_test_id("table").locator(".ttt button", has_text="X")).to_have_count(3)
     finally:

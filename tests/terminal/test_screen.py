@@ -20,7 +20,7 @@ from backend.gamelog import GameLog
 from backend.terminal import app as app_module
 from backend.terminal import commands
 from backend.terminal.app import App
-from backend.terminal.client import Incoming
+from backend.terminal.client import Incoming, Link
 from backend.terminal.keys import (
     BACKSPACE,
     ENTER,
@@ -761,6 +761,22 @@ def test_a_server_away_is_said_once_in_a_players_words():
     assert said(model)[-1] == app_module.BACK
     app.on_incoming(Incoming("disconnect"))
     assert said(model)[-1] == app_module.LOST  # a new outage is said again
+
+
+def test_the_join_on_a_reconnection_goes_out_before_the_library_says_connected():
+    """The app sends its join on ``connect``, which python-socketio fires on its own thread
+    before ``connect()`` sets ``sio.connected``: a join handled in that moment was dropped, and
+    the player, told "Connected again", was in no room (a flaky terminal test under load)."""
+    inbox: queue.Queue = queue.Queue()
+    link = Link("http://127.0.0.1:9", "token", inbox, "k7mpq2")
+    packets: list = []
+    link.sio._send_packet = packets.append  # the network, left out
+    link.sio._connect_event = threading.Event()
+    link.sio._handle_connect("/", {"sid": "abc"})  # the namespace's CONNECT packet arrives
+    assert inbox.get_nowait().kind == "connect" and not link.sio.connected
+    assert link.send("join", {"room": "K7MPQ2"}) and packets
+    link.sio.namespaces = {}  # the connection dropped
+    assert not link.send("chat", {"text": "hello?"}) and link.call("leave", {}) is None
 
 
 def test_tic_tac_toe_says_whose_mark_is_whose():
