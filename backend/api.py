@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
@@ -10,10 +12,13 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from shared_rules import GAMES, LEVELS, game_facts
 
 from .auth import bearer_token
-from .errors import LoungeError, error_body, validation_message
+from .errors import SERVER_FAULT, LoungeError, error_body, validation_message
 from .openapi import openapi_document
 from .schemas import CREATE_ROOM
 from .service import Caller
+
+if TYPE_CHECKING:
+    from .app import LoungeContext
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -39,7 +44,7 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               405: "method_not_allowed", 413: "payload_too_large", 429: "rate_limited"}
 
 
-def lounge_context():
+def lounge_context() -> LoungeContext:
     """The app's lounge parts (see :class:`backend.app.LoungeContext`)."""
     return current_app.extensions["lounge"]
 
@@ -104,22 +109,23 @@ def create_room() -> ResponseReturnValue:
         data = CREATE_ROOM.load(json_body())
     except ValidationError as exc:
         raise LoungeError("bad_request", validation_message(exc.messages)) from None
-    summary = lounge_context().rooms.create_room(user_id, data["game"], data["name"],
-                                                 data["public"])
+    summary = lounge_context().router.create_room(user_id, data["game"], data["name"],
+                                                  data["public"])
     return jsonify(summary), 201
 
 
 @api.get("/rooms")
 def list_rooms() -> ResponseReturnValue:
     """Public rooms: those still waiting for players, and those playing, to watch."""
-    rooms = lounge_context().rooms
-    return jsonify({"rooms": rooms.public_rooms(), "playing": rooms.public_rooms(waiting=False)})
+    router = lounge_context().router
+    return jsonify({"rooms": router.public_rooms(),
+                    "playing": router.public_rooms(waiting=False)})
 
 
 @api.get("/rooms/<key>")
 def get_room(key: str) -> ResponseReturnValue:
     """One room by its code (any case) or its id."""
-    return jsonify(lounge_context().rooms.room_summary(key.strip()[:64]))
+    return jsonify(lounge_context().router.room_summary(key.strip()[:64]))
 
 
 @api.get("/health")
@@ -150,8 +156,8 @@ def debug_match(key: str) -> ResponseReturnValue:
     ctx = lounge_context()
     if not ctx.config.LOUNGE_DEBUG_MATCHES:
         raise LoungeError("not_found", "There is no such page")
-    room_id = ctx.sockets.resolve(key[:64])
-    answer = ctx.sockets.dispatch("debug_match", Caller("debug", "", room_id), {})
+    room_id = ctx.router.resolve(key[:64])
+    answer = ctx.router.dispatch("debug_match", Caller("debug", "", room_id), {})
     return current_app.response_class(answer["match"], mimetype="application/json")
 
 
@@ -206,4 +212,4 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _crash(exc: Exception):
         app.logger.exception("unhandled error")
-        return error_response("internal", "Something went wrong on the server")
+        return error_response("internal", SERVER_FAULT)

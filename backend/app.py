@@ -1,9 +1,14 @@
-"""The app factory: Flask, Socket.IO, the lounge and its handlers, wired together."""
+"""The app factory: Flask, Socket.IO, the lounge and its handlers, wired together.
+
+The transports are handed a :class:`~backend.router.Router`: in one process a
+:class:`~backend.router.LocalRouter` on this process's service, in cluster mode a
+:class:`~backend.cluster.ClusterRouter` that sends each event to its room's owner.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from flask import Flask
 from flask_cors import CORS
@@ -12,7 +17,15 @@ from flask_socketio import SocketIO
 from . import bad_packets, speedups
 from .api import api, register_error_handlers
 from .auth import TokenSigner
-from .cluster import ClusterBus, ClusterNode, ClusterNotifier, Directory, LeaseBook, new_node_id
+from .cluster import (
+    ClusterBus,
+    ClusterNode,
+    ClusterNotifier,
+    ClusterRouter,
+    Directory,
+    LeaseBook,
+    new_node_id,
+)
 from .config import Config, from_env
 from .db import open_store
 from .db.store import SqlRoomStore
@@ -21,22 +34,13 @@ from .history import ReplayCache, history
 from .housekeeping import Housekeeper
 from .ratelimit import KeyedLimiter
 from .rooms import Lounge
+from .router import LocalRouter, Router
 from .runtime import Runtime
 from .service import LoungeService
 from .sockets import LoungeSockets, SocketNotifier
 from .store import HistoryStore
 from .web import web
 from .wire import LoungeJSONProvider, TextPacket
-
-
-class Rooms(Protocol):
-    """What REST asks about rooms."""
-
-    def create_room(self, user_id: str, slug: str, name: str, public: bool) -> dict: ...
-
-    def room_summary(self, key: str) -> dict: ...
-
-    def public_rooms(self, waiting: bool = True) -> list[dict]: ...
 
 
 @dataclass
@@ -49,7 +53,7 @@ class LoungeContext:
     socketio: SocketIO
     sockets: LoungeSockets
     service: LoungeService
-    rooms: Rooms  # the service, or in cluster mode the cluster node (REST's view of rooms)
+    router: Router  # where REST's questions about rooms go, as the sockets' events do
     rest_limiter: KeyedLimiter
     cluster: ClusterNode | None = None
     session_limiter: KeyedLimiter | None = None  # new identities per client address
@@ -58,7 +62,7 @@ class LoungeContext:
     history: HistoryStore | None = None  # finished games, when the store keeps them
 
 
-def origin_check(allowed: tuple[str, ...]):
+def origin_check(allowed: tuple[str, ...]) -> Callable[[str | None, dict | None], bool]:
     """Socket.IO origin check: the configured origins, plus the server's own origin (its scheme
     and host as trusted proxies forwarded them, e.g. ``https://`` behind TLS termination)."""
 
@@ -79,8 +83,8 @@ def create_app(config: Config | None = None) -> Flask:
     app.json.sort_keys = False
     app.config.update(SECRET_KEY=config.SECRET_KEY, MAX_CONTENT_LENGTH=64 * 1024)
     CORS(app, resources={r"/api/*": {"origins": list(config.CORS_ORIGINS)}})
-    bus = (ClusterBus(config.REDIS_URL, config.CLUSTER_NAME, new_node_id(), _ignore)
-           if config.clustered else None)
+    node_id = new_node_id() if config.clustered else None
+    bus = ClusterBus(config.REDIS_URL, config.CLUSTER_NAME, node_id, _ignore) if node_id else None
     socketio = _socketio(app, config, bus)
     # Outside Flask-SocketIO's middleware, so that Socket.IO sees the forwarded scheme and host.
     app.wsgi_app = Edge(app.wsgi_app, config.FORWARDED_ALLOW_IPS,  # type: ignore[method-assign]
@@ -89,19 +93,20 @@ def create_app(config: Config | None = None) -> Flask:
     store = open_store(config, app.instance_path, runtime)
     lounge = Lounge(store, hard_seconds=config.BOT_HARD_SECONDS)
     signer = TokenSigner(config.SECRET_KEY, config.TOKEN_MAX_AGE_SECONDS)
-    sockets = LoungeSockets(socketio, signer, config)
+    sockets = LoungeSockets(socketio, signer, config,
+                            KeyedLimiter.per_minute(config.CONNECT_RATE_PER_MINUTE), node=node_id)
     cluster: ClusterNode | None = None
+    router: Router
     if bus is None:
-        service = _run_alone(config, sockets, lounge, runtime)
-        rooms: Rooms = service
+        service, router = _run_alone(config, sockets, lounge, runtime)
     else:
-        service, cluster = _join_cluster(config, sockets, bus, lounge, runtime)
-        rooms = cluster
+        service, router = _join_cluster(config, sockets, bus, lounge, runtime)
+        cluster = router.node
     app.extensions["lounge"] = LoungeContext(
-        config, lounge, signer, socketio, sockets, service, rooms,
-        _per_minute(config.REST_RATE_PER_MINUTE), cluster,
-        session_limiter=_per_minute(config.SESSION_RATE_PER_MINUTE),
-        replay_limiter=_per_minute(config.REPLAY_RATE_PER_MINUTE),
+        config, lounge, signer, socketio, sockets, service, router,
+        KeyedLimiter.per_minute(config.REST_RATE_PER_MINUTE), cluster,
+        session_limiter=KeyedLimiter.per_minute(config.SESSION_RATE_PER_MINUTE),
+        replay_limiter=KeyedLimiter.per_minute(config.REPLAY_RATE_PER_MINUTE),
         replays=ReplayCache(config.REPLAY_CACHE_ENTRIES, config.REPLAY_CACHE_BYTES),
         history=store if isinstance(store, HistoryStore) else None)
     app.register_blueprint(history)
@@ -128,48 +133,39 @@ def _socketio(app: Flask, config: Config, bus: ClusterBus | None) -> SocketIO:
 
 
 def _run_alone(config: Config, sockets: LoungeSockets, lounge: Lounge,
-               runtime: Runtime) -> LoungeService:
+               runtime: Runtime) -> tuple[LoungeService, LocalRouter]:
     """One process: the service tells this process's connections, every event runs here, and
     every room of the store is back at once."""
     service = LoungeService(lounge, SocketNotifier(sockets), runtime, config)
-    sockets.resolve = service.resolve
-    sockets.dispatch = lambda name, caller, data: service.operation(name)(caller, data)
-    sockets.register()
+    router = LocalRouter(service)
+    sockets.register(router)
     service.recover()
     if isinstance(lounge.store, HistoryStore):
         Housekeeper(service, lounge.store).start()
-    return service
+    return service, router
 
 
 def _join_cluster(config: Config, sockets: LoungeSockets, bus: ClusterBus, lounge: Lounge,
-                  runtime: Runtime) -> tuple[LoungeService, ClusterNode]:
+                  runtime: Runtime) -> tuple[LoungeService, ClusterRouter]:
     """Cluster mode: the service tells connections on any process, events go to the room's
     owner, and this process starts taking rooms (instead of loading them all)."""
     store = lounge.store
     if not isinstance(store, SqlRoomStore):
         raise ValueError("cluster mode needs a PostgreSQL DATABASE_URL")
-    node_id = bus.own.rsplit(":", 1)[1]
+    node_id = bus.node
     store.lease(node_id)
-    sockets.node = node_id
     directory = Directory(bus, config.CLUSTER_NAME)
-    service = LoungeService(lounge, ClusterNotifier(node_id, sockets, bus, directory), runtime,
-                            config)
+    notifier = ClusterNotifier(node_id, sockets, bus, directory)
+    service = LoungeService(lounge, notifier, runtime, config)
     url = store.worker.engine.url.render_as_string(hide_password=False)
-    node = ClusterNode(service, sockets, bus, LeaseBook(url, node_id, config.LEASE_SECONDS),
-                       directory)
-    bus.on_message = node.on_message
-    sockets.resolve = node.resolve
-    sockets.dispatch = node.dispatch
-    sockets.register()
-    node.start()
+    leases = LeaseBook(url, node_id, config.LEASE_SECONDS)
+    node = ClusterNode(service, notifier, sockets, bus, leases)
+    router = ClusterRouter(node, service, notifier, sockets, bus, leases, directory)
+    sockets.register(router)
+    router.start()
     Housekeeper(service, store).start()
-    return service, node
-
-
-def _per_minute(per_minute: float) -> KeyedLimiter:
-    """A limiter per client address: ``per_minute`` a minute, as many at once."""
-    return KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
+    return service, router
 
 
 def _ignore(*_: object) -> None:
-    """No cluster messages are handled before the node is up."""
+    """No cluster messages are handled before the router starts listening."""

@@ -164,7 +164,7 @@ def end_on_unreadable_frames(server: Any) -> None:
 
 def hang_up() -> None:
     """Shut down the TCP connection this green thread serves (known under eventlet, see
-    :class:`backend.connections.GuardedProtocol`): Engine.IO's own close leaves a WebSocket's
+    :class:`backend.wsgi_guard.GuardedProtocol`): Engine.IO's own close leaves a WebSocket's
     reader reading whatever the client keeps sending."""
     connection = getattr(getcurrent(), "lounge_connection", None)
     if connection is not None:

@@ -20,7 +20,7 @@ from urllib.parse import quote, urlsplit
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .errors import error_body
+from .errors import SERVER_FAULT, error_body
 
 WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
 
@@ -54,7 +54,7 @@ def too_long(environ: dict, start_response: Callable) -> list[bytes]:
     return _json_answer(start_response, "414 URI Too Long", TOO_LONG)
 
 
-INTERNAL = json.dumps(error_body("internal", "Something went wrong on the server")).encode()
+INTERNAL = json.dumps(error_body("internal", SERVER_FAULT)).encode()
 #: Printable ASCII but the space and ``%``: what a log line shows of a client's text unescaped.
 LOGGED_AS_IS = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != "%")
 

@@ -9,6 +9,11 @@ CODES: frozenset[str] = frozenset((
     "not_in_room", "payload_too_large", "invalid_move", "rate_limited", "internal",
 ))
 
+#: The sentence of every ``internal`` error: the details go to the log, never to the client.
+SERVER_FAULT = "Something went wrong on the server"
+#: The start of a ``not_found`` for a room code or id: ``f"{NO_ROOM} {key!r}"``.
+NO_ROOM = "There is no room"
+
 
 class LoungeError(Exception):
     """An error for the client: a code from :data:`CODES` and a sentence for the player."""

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import orjson
 from flask import Blueprint, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from shared_rules import replay_document
 
@@ -77,7 +78,7 @@ def limit_reads() -> None:
 
 
 @history.get("")
-def list_matches():
+def list_matches() -> ResponseReturnValue:
     """The finished games of a room (``?room=<room id>``, and ``since=<ms>`` for one of its
     host's rooms: the games started since it opened), newest first."""
     room_id = request.args.get("room", "")
@@ -94,7 +95,7 @@ def list_matches():
 
 
 @history.get("/<match_id>")
-def get_match(match_id: str):
+def get_match(match_id: str) -> ResponseReturnValue:
     """One finished game: players, result, and every step with the spectator's view."""
     store = _store()
     ctx = current_app.extensions["lounge"]

@@ -37,6 +37,11 @@ class KeyedLimiter:
         self.max_keys = max_keys
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
+    @classmethod
+    def per_minute(cls, rate: float) -> KeyedLimiter:
+        """``rate`` a minute per key, as many at once."""
+        return cls(rate / 60.0, max(1.0, rate))
+
     def take(self, key: str) -> bool:
         """Whether one more event from ``key`` is allowed now."""
         bucket = self._buckets.pop(key, None) or TokenBucket(self.rate, self.burst)

@@ -17,7 +17,7 @@ from itertools import count
 
 from shared_rules import GAMES, LEVELS, Game, InvalidMove, Match, make_bot, new_match
 
-from .errors import LoungeError
+from .errors import NO_ROOM, LoungeError
 from .gamelog import GameLog
 from .store import RoomStore
 
@@ -514,7 +514,7 @@ class Lounge:
         """A room by its id or its code (any case); not_found otherwise."""
         room = self.store.get(key) if len(key) > CODE_LENGTH else self.store.by_code(key)
         if room is None or room.closed:
-            raise LoungeError("not_found", f"There is no room {key!r}")
+            raise LoungeError("not_found", f"{NO_ROOM} {key!r}")
         return room
 
     def public_rooms(self, waiting: bool = True, limit: int = 100) -> list[Room]:

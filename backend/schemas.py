@@ -176,6 +176,8 @@ class Remembered:
                 for key, value in result.items()}
 
 
+#: Every Socket.IO event the lounge takes, with its payload's schema: the one table of events
+#: (the service's :data:`~backend.service.OPERATIONS` are these, and two of its own).
 SOCKET_SCHEMAS: dict[str, Schema] = {
     "join": JoinSchema(),
     "leave": EmptySchema(),

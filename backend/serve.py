@@ -1,7 +1,7 @@
 """``lounge serve``: monkey-patch for the async mode first, then build and serve the app.
 
 Production runs eventlet's own server (gunicorn 26+ has no eventlet worker), guarded against
-clients that never finish a request (:mod:`backend.connections`). The listening socket sets
+clients that never finish a request (:mod:`backend.wsgi_guard`). The listening socket sets
 TCP_NODELAY, which accepted connections inherit: without it Nagle's algorithm holds back the small
 frames of a move's update for tens of milliseconds. The port is taken before the app is built,
 so that a port in use stops the server before it starts anything, and listened on once the app
@@ -16,8 +16,13 @@ import os
 import socket
 import sys
 import warnings
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .config import ASYNC_MODES
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 GC_THRESHOLDS = (20_000, 20, 100)  # Python's defaults: (700, 10, 10)
 BACKLOG = 1024
@@ -93,7 +98,7 @@ def settle_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def bound_socket(host: str, port: int, sock_module=socket) -> socket.socket:
+def bound_socket(host: str, port: int, sock_module: ModuleType = socket) -> socket.socket:
     """A TCP socket bound to the address, not yet listening (connections are refused until it
     does), with TCP_NODELAY, which the sockets it accepts inherit."""
     family = sock_module.AF_INET6 if ":" in host else sock_module.AF_INET
@@ -108,12 +113,12 @@ def bound_socket(host: str, port: int, sock_module=socket) -> socket.socket:
     return sock
 
 
-def serve_eventlet(app, sock: socket.socket) -> None:
+def serve_eventlet(app: Flask, sock: socket.socket) -> None:
     """Serve with eventlet's own WSGI server (production)."""
     import eventlet.wsgi
 
-    from .connections import server_options
     from .edge import READ_URL_BYTES
+    from .wsgi_guard import server_options
 
     timeout = app.extensions["lounge"].config.REQUEST_TIMEOUT_SECONDS
     # debug=False: a crash outside Flask answers an empty 500, never a traceback.
@@ -122,7 +127,7 @@ def serve_eventlet(app, sock: socket.socket) -> None:
                          **server_options(timeout, max_connections=10_000))
 
 
-def serve_gevent(app, sock: socket.socket) -> None:
+def serve_gevent(app: Flask, sock: socket.socket) -> None:
     """Serve with gevent's WSGI server and its WebSocket handler."""
     from gevent import pywsgi
     from geventwebsocket.handler import WebSocketHandler
@@ -132,7 +137,7 @@ def serve_gevent(app, sock: socket.socket) -> None:
     server.serve_forever()
 
 
-def serve_threading(app, sock: socket.socket) -> None:
+def serve_threading(app: Flask, sock: socket.socket) -> None:
     """Serve with Werkzeug's threaded server (development only), which listens itself: on the
     address ``sock`` held until now."""
     host, port = sock.getsockname()[:2]

@@ -26,6 +26,7 @@ from .errors import LoungeError
 from .grace import GraceClock
 from .rooms import Lounge, Room
 from .runtime import Runtime
+from .schemas import SOCKET_SCHEMAS
 from .turns import TurnClock
 from .views import Told
 
@@ -311,8 +312,7 @@ class LoungeService:
         return getattr(self, name)
 
 
-#: Every operation a connection's event may ask for: the service's methods of those names.
-OPERATIONS = frozenset((
-    "join", "leave", "chat", "ready", "add_bot", "add_local", "remove_seat", "allow", "start",
-    "rematch", "move", "undo", "set_turn_time", "back", "stand_in", "disconnect",
-    "debug_match"))
+#: Every operation the service runs, by the name of its method: each Socket.IO event (one of
+#: :data:`~backend.schemas.SOCKET_SCHEMAS`, the one table of them), a connection's end
+#: (``disconnect``) and REST's debug route (``debug_match``).
+OPERATIONS = frozenset(SOCKET_SCHEMAS) | {"disconnect", "debug_match"}

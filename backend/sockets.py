@@ -1,5 +1,9 @@
-"""The Socket.IO transport: connections, payload checks, and a table from events to the
-service's operations (:mod:`backend.service`).
+"""The Socket.IO transport: connections, payload checks, and each event handed to the
+:class:`~backend.router.Router` (the local service, or in cluster mode the room's owner).
+
+An event named in :data:`~backend.schemas.SOCKET_SCHEMAS` is checked by its schema, then
+``router.dispatch(event, caller, payload)`` runs the service's operation of that name
+(:mod:`backend.service`); any other event is answered ``unknown_event``.
 
 Every state message goes to one connection, for exactly the seats it plays or the spectator
 view; only the room object, chat and ``closed`` go to the whole Socket.IO room.
@@ -26,16 +30,16 @@ from socketio.exceptions import ConnectionRefusedError as Refused
 
 from .auth import TokenSigner
 from .config import Config
-from .errors import LoungeError, error_body, validation_message
+from .errors import SERVER_FAULT, LoungeError, error_body, validation_message
 from .handshakes import limit_pending
 from .ratelimit import KeyedLimiter
 from .rooms import Room
+from .router import Router
 from .schemas import SOCKET_SCHEMAS, Remembered
-from .service import OPERATIONS, Caller, Told
+from .service import Caller, Told
 from .wire import MALFORMED, RESERVED_MARK, OrjsonCodec, event_packet
 
 log = logging.getLogger(__name__)
-Dispatch = Callable[[str, Caller, dict], "dict | None"]
 
 
 @dataclass
@@ -46,6 +50,17 @@ class Connection:
     user_id: str
     room_id: str | None = None
     address: str = "?"
+
+
+def connection_name(node: str | None, sid: str) -> str:
+    """The service's name for a connection: its sid, or ``<process>.<sid>`` in a cluster."""
+    return sid if node is None else f"{node}.{sid}"
+
+
+def split_connection(name: str) -> tuple[str, str]:
+    """(process, sid) of a cluster connection name (see :func:`connection_name`)."""
+    node, _, sid = name.partition(".")
+    return node, sid
 
 
 def channel(room_id: str) -> str:
@@ -59,12 +74,16 @@ def failure(code: str, message: str) -> dict:
 
 
 class LoungeSockets:
-    """The lounge's Socket.IO connections and event handlers.
+    """The lounge's Socket.IO connections and event handlers; every event goes to the router
+    handed to :meth:`register`.
 
-    ``resolve`` turns a join's room code into a room id; ``dispatch`` runs an operation for a
-    caller (the local service, or in cluster mode the room's owner, wherever it is)."""
+    ``new_connections`` limits new connections per client address; ``node`` is this process's
+    name in a cluster (None alone), part of every connection's name."""
 
-    def __init__(self, socketio: SocketIO, signer: TokenSigner, config: Config) -> None:
+    router: Router  # set by register(), before any handler can run
+
+    def __init__(self, socketio: SocketIO, signer: TokenSigner, config: Config,
+                 new_connections: KeyedLimiter, node: str | None = None) -> None:
         self.socketio = socketio
         self.server = socketio.server
         self.signer = signer
@@ -75,30 +94,28 @@ class LoungeSockets:
         # kept beyond a connection's end, so that reconnecting does not refill the budget
         self.events = KeyedLimiter(config.SOCKET_RATE_PER_SECOND, config.SOCKET_RATE_BURST,
                                    max_keys=100_000)
-        per_minute = config.CONNECT_RATE_PER_MINUTE
-        self.new_connections = KeyedLimiter(per_minute / 60.0, max(1.0, per_minute))
+        self.new_connections = new_connections
         # Engine.IO sessions not signed in yet: as many an address, for REQUEST_TIMEOUT_SECONDS
         self.pending = limit_pending(self.server, config.REQUEST_TIMEOUT_SECONDS,
                                      config.MAX_CONNECTIONS_PER_ADDRESS)
-        self.node: str | None = None  # cluster mode: this process's name, in connection names
-        self.resolve: Callable[[str], str] = _unset
-        self.dispatch: Dispatch = _unset
+        self.node = node
 
     def caller(self, conn: Connection, room_id: str | None = None) -> Caller:
-        """The service's view of a connection (named ``<process>.<sid>`` in a cluster)."""
-        name = conn.sid if self.node is None else f"{self.node}.{conn.sid}"
-        return Caller(name, conn.user_id, room_id or conn.room_id)
+        """The service's view of a connection."""
+        return Caller(connection_name(self.node, conn.sid), conn.user_id,
+                      room_id or conn.room_id)
 
     # -- registration ------------------------------------------------------------------------
 
-    def register(self) -> None:
-        """Attach every handler to the Socket.IO server."""
+    def register(self, router: Router) -> None:
+        """Attach every handler to the Socket.IO server: each event of
+        :data:`~backend.schemas.SOCKET_SCHEMAS` goes to ``router``."""
+        self.router = router
         sio = self.server
         sio.on("connect", self.on_connect)
         sio.on("disconnect", self.on_disconnect)
-        for name in OPERATIONS:
-            if name in SOCKET_SCHEMAS:
-                sio.on(name, self._guard(name))
+        for name in SOCKET_SCHEMAS:
+            sio.on(name, self._guard(name))
         sio.on("*", self.on_unknown)
 
     def _guard(self, name: str) -> Callable[..., dict]:
@@ -121,7 +138,7 @@ class LoungeSockets:
                 return failure("bad_request", validation_message(exc.messages))
             except Exception:
                 log.exception("event %s failed", name)
-                return failure("internal", "Something went wrong on the server")
+                return failure("internal", SERVER_FAULT)
 
         run.__name__ = f"on_{name}"
         return run
@@ -188,7 +205,7 @@ class LoungeSockets:
         if conn is None or conn.room_id is None:
             return
         try:
-            self.dispatch("disconnect", self.caller(conn), {})
+            self.router.dispatch("disconnect", self.caller(conn), {})
         except LoungeError as exc:  # the owner's sweep of dead processes cannot see this one
             log.warning("disconnect of %s not delivered: %s", sid, exc.message)
         except Exception:
@@ -209,7 +226,7 @@ class LoungeSockets:
     def join(self, name: str, conn: Connection, data: dict) -> dict | None:
         """Enter a room. The connection joins the room's channel first, so that it hears
         everything said in the room from the moment it is in it."""
-        room_id = self.resolve(data["room"])
+        room_id = self.router.resolve(data["room"])
         if conn.room_id is not None and conn.room_id != room_id:
             raise LoungeError("already_in_room", "Leave your current room before joining another")
         rooms = {self.connections[sid].room_id for sid in self.by_user.get(conn.user_id, ())
@@ -219,7 +236,7 @@ class LoungeSockets:
                                            "before joining another")
         self.server.enter_room(conn.sid, channel(room_id))
         try:
-            result = self.dispatch(name, self.caller(conn, room_id), data)
+            result = self.router.dispatch(name, self.caller(conn, room_id), data)
         except Exception:
             if conn.room_id != room_id:
                 self.server.leave_room(conn.sid, channel(room_id))
@@ -230,7 +247,7 @@ class LoungeSockets:
     def _event(self, name: str, conn: Connection, data: dict) -> dict | None:
         if conn.room_id is None:
             raise LoungeError("not_in_room", "Join a room first")
-        return self.dispatch(name, self.caller(conn), data)
+        return self.router.dispatch(name, self.caller(conn), data)
 
     # -- what the service tells ----------------------------------------------------------------
 
@@ -289,7 +306,3 @@ class SocketNotifier:
 def _refuse(code: str, message: str) -> NoReturn:
     """Refuse a connection: the client's connect_error carries the error."""
     raise Refused(message, {"code": code, "message": message})
-
-
-def _unset(*args: object) -> object:
-    raise LoungeError("internal", "The server is still starting: try again")

@@ -69,6 +69,7 @@ class ClusterBus(socketio.RedisManager):
                  on_message: Callable[[str, dict], None]) -> None:
         super().__init__(url, channel=f"{cluster}:socketio", redis_options=dict(REDIS_OPTIONS))
         self.cluster = cluster
+        self.node = node  # this process's name
         self.own = node_channel(cluster, node)
         self.everyone = f"{cluster}:all"
         self.on_message = on_message

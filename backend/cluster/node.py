@@ -1,12 +1,6 @@
-"""One process of a cluster: it runs the rooms it owns, and forwards every other event to the
-owner of its room.
+"""One process of a cluster: the rooms it holds, and its leases on them. Where events go is
+:mod:`.routing`'s.
 
-- **Routing** (:meth:`ClusterNode.dispatch`): an event for a room this process owns runs here;
-  any other goes to the owner's channel with an id, and its answer comes back on this
-  process's channel. A retry carries the same id, and the owner answers it from what it
-  remembers rather than running it twice. An owner that stopped answering is looked up again
-  (its rooms may have moved), and an event that cannot reach an owner in time is answered
-  ``internal`` ("try again"); the owner runs nothing that arrives after that time.
 - **Leases** (:meth:`ClusterNode.tick`, every fifth of ``LEASE_SECONDS``): this process's
   heartbeat (which keeps all its leases), forget the rooms it lost, take up rooms handed to it
   unannounced, claim rooms whose owner died or let them go, and detach connections whose
@@ -20,35 +14,31 @@ owner of its room.
 - **Stopping** (:meth:`ClusterNode.hand_over`, on SIGTERM): release every room at once so that
   the other processes claim them, then close this process's connections (their clients
   reconnect through the balancer).
+
+Its messages to other processes: ``{"k": "released", "rooms": [room id, ...]}`` (to all: claim
+them), ``{"k": "given", "rooms": {room id: epoch}}`` (to one: take them up) and ``{"k":
+"moved", "rooms", "owner"}`` (to all: connections there join the new owner, see
+:mod:`.routing`).
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
 import time
 import uuid
-from collections import OrderedDict
 
 from .. import views
-from ..errors import LoungeError
-from ..rooms import CODE_LENGTH, Room
+from ..rooms import Room
 from ..service import Caller, LoungeService
-from ..sockets import LoungeSockets
-from .bus import BusDown, ClusterBus
+from ..sockets import LoungeSockets, split_connection
+from .bus import ClusterBus
 from .leases import LeaseBook
-from .notifier import Directory, split
+from .notifier import ClusterNotifier
 
 log = logging.getLogger(__name__)
-ATTEMPT_SECONDS = 1.0  # how long to wait for an owner's answer before asking again
-RETRY_PAUSE = 0.05
-REMEMBERED = 10_000  # answers kept for retries, and owners remembered
 SAFETY_SECONDS = 1.0  # leases are trusted locally until this long before the heartbeat runs out
 DEAD_SWEEP_TICKS = 3
 DRAIN_SECONDS = 1.5  # a stopping process's wait for the balancer to see it go (1 s here)
-MOVED = {"moved": 1}
-FOLLOWED = frozenset({"join", "leave", "disconnect"})  # the events that change who is where
-TRY_AGAIN = "The room's server could not be reached in time: try again"
 
 
 def new_node_id() -> str:
@@ -56,35 +46,20 @@ def new_node_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-class Waiter:
-    """A forwarded event waiting for its answer."""
-
-    __slots__ = ("answer", "event")
-
-    def __init__(self, event: object) -> None:
-        self.event = event
-        self.answer: dict | None = None
-
-
 class ClusterNode:
-    """This process's part in the cluster (see the module docstring)."""
+    """This process's rooms and leases (see the module docstring)."""
 
-    def __init__(self, service: LoungeService, sockets: LoungeSockets, bus: ClusterBus,
-                 leases: LeaseBook, directory: Directory) -> None:
+    def __init__(self, service: LoungeService, notifier: ClusterNotifier,
+                 sockets: LoungeSockets, bus: ClusterBus, leases: LeaseBook) -> None:
         self.node = leases.node
         self.service = service
         self.store = service.store
         self.config = service.config
         self.runtime = service.runtime
+        self.notifier = notifier
         self.sockets = sockets
         self.bus = bus
         self.leases = leases
-        self.directory = directory
-        self.owners: dict[str, str] = {}  # room id -> owner, as last seen
-        self.waiting: dict[str, Waiter] = {}
-        self.requests = itertools.count()  # ids of forwarded events: unique with the node's
-        self.answers: OrderedDict[str, dict] = OrderedDict()
-        self.running: dict[str, Waiter] = {}
         self.valid_until = 0.0
         self.stopping = False
         self.ticks = 0
@@ -110,214 +85,19 @@ class ClusterNode:
                 "redis": self.bus.up, "lost_messages": self.bus.lost,
                 "stopping": self.stopping}
 
-    # -- rooms for REST ----------------------------------------------------------------------
-
-    def create_room(self, user_id: str, slug: str, name: str, public: bool) -> dict:
-        """Open a room here (this process owns it); already_hosting if the user hosts one
-        anywhere in the cluster."""
-        existing = self._lookup(user_id)
-        if existing is not None:
-            raise LoungeError("already_hosting", "You already host a room: leave it before "
-                                                 "opening another")
-        summary = self.service.create_room(user_id, slug, name, public)
-        self.directory.put_now(summary)
-        return summary
-
-    def room_summary(self, key: str) -> dict:
-        """A room's room object, from the directory, by code or id."""
-        summary = self.directory.get(self.resolve(key))
-        if summary is None:
-            raise LoungeError("not_found", f"There is no room {key!r}")
-        return summary
-
-    def public_rooms(self, waiting: bool = True) -> list[dict]:
-        """Public rooms still waiting for players (or, not ``waiting``, playing), newest first,
-        from the directory."""
-        return self.directory.listed(waiting)
-
-    # -- routing -----------------------------------------------------------------------------
-
-    def resolve(self, key: str) -> str:
-        """The id of the open room with this code (or id); not_found otherwise."""
-        room_id = self._lookup(key)
-        if room_id is None:
-            raise LoungeError("not_found", f"There is no room {key!r}")
-        return room_id
-
-    def _lookup(self, key: str) -> str | None:
-        try:
-            return self.leases.room_id(key, by_code=len(key) <= CODE_LENGTH)
-        except Exception:
-            log.exception("looking up room %r failed", key)
-            raise LoungeError("internal", "Something went wrong on the server: try again"
-                              ) from None
-
-    def dispatch(self, name: str, caller: Caller, data: dict) -> dict | None:
-        """Run an operation at the room's owner, here or elsewhere; its result."""
-        deadline = time.time() + self.config.FORWARD_SECONDS
-        request = None  # a forwarded event's id, the same for each retry
-        try:
-            while True:
-                owner = self.owner_of(caller.room_id, name)
-                if owner is None:
-                    return None  # a disconnect from a room that is gone
-                if owner == self.node:
-                    answer = self.run(name, caller, data)
-                else:
-                    if request is None:
-                        request = f"{self.node}.{next(self.requests)}"
-                        self.waiting[request] = Waiter(self.runtime.make_event())
-                    answer = self._forward(owner, request, self.waiting[request], name, caller,
-                                           data, deadline)
-                if "moved" not in answer:
-                    return _unwrap(answer)
-                self.owners.pop(caller.room_id, None)
-                if time.time() + RETRY_PAUSE >= deadline:
-                    raise LoungeError("internal", TRY_AGAIN)
-                self.runtime.sleep(RETRY_PAUSE)
-        finally:
-            if request is not None:
-                del self.waiting[request]
-
-    def owner_of(self, room_id: str, name: str) -> str | None:
-        """Which process runs the room: this one if it holds it, the lease's holder
-        otherwise; a room whose lease is free (its owner died) is claimed here and now."""
-        if room_id in self.epochs:
-            return self.node
-        if room_id in self.owners:
-            return self.owners[room_id]
-        lease = self.leases.owner(room_id)
-        if lease is None:
-            return _gone(name)
-        if not lease.live and not self.stopping:
-            claimed = self.leases.claim([room_id])
-            if claimed:
-                self.adopt(claimed)
-                return self.node
-            lease = self.leases.owner(room_id)
-            if lease is None:
-                return _gone(name)
-        if len(self.owners) >= REMEMBERED:  # closed rooms' entries would pile up
-            self.owners.clear()
-        self.owners[room_id] = lease.node
-        return lease.node
-
     def holds(self, room_id: str | None) -> bool:
         """Whether this process may run the room now: it holds its lease, and its heartbeat
         went through recently enough to be sure nobody else can have claimed it."""
         return room_id in self.epochs and time.monotonic() < self.valid_until
 
-    def run(self, name: str, caller: Caller, data: dict) -> dict:
-        """Run an operation on a room of this process; its answer (``moved`` if the room is
-        not, or no longer, this process's)."""
-        if not self.holds(caller.room_id):
-            return MOVED
-        try:
-            answer = {"ack": self.service.operation(name)(caller, data) or {}}
-            if name in FOLLOWED and self.config.FOLLOW_PLAYERS:
-                self.runtime.spawn(self.follow_players, caller.room_id)
-            return answer
-        except LoungeError as exc:
-            if exc.code == "not_in_room" and not self.holds(caller.room_id):
-                return MOVED  # lost while it waited for the room
-            return {"error": [exc.code, exc.message]}
-        except Exception:
-            log.exception("event %s failed", name)
-            return {"error": ["internal", "Something went wrong on the server"]}
-
-    def _forward(self, owner: str, request: str, waiter: Waiter, name: str, caller: Caller,
-                 data: dict, deadline: float) -> dict:
-        if waiter.answer is not None:  # an earlier attempt was answered "moved": wait anew
-            waiter.answer, waiter.event = None, self.runtime.make_event()
-        message = {"k": "call", "id": request, "from": self.node, "op": name,
-                   "c": [caller.conn, caller.user_id, caller.room_id], "d": data,
-                   "until": deadline}
-        try:
-            self.bus.call(owner, message)
-        except BusDown:
-            raise LoungeError("internal", TRY_AGAIN) from None
-        waiter.event.wait(max(0.0, min(ATTEMPT_SECONDS, deadline - time.time())))
-        return waiter.answer or MOVED
-
-    # -- messages from other processes -------------------------------------------------------
-
-    def on_message(self, channel: str, message: dict) -> None:
-        """A message on this process's channel or the cluster's (run by the listener: quick
-        ones here, the rest in tasks of their own)."""
+    def on_message(self, message: dict) -> None:
+        """Another process's news of leases: rooms released (claim them) or given to this
+        process (take them up). Other kinds of message are not the node's."""
         kind = message["k"]
-        for told in message.get("told", ()):  # what rides on a reply, or one change's messages
-            self.on_message(channel, told)
-        if kind == "emit" and "room" in message:
-            self.sockets.broadcast(message["room"], message["e"], message["d"])
-        elif kind == "emit":
-            self.sockets.send(message["to"], message["e"], message["d"])
-        elif kind == "reply":
-            waiter = self.waiting.get(message["id"])
-            if waiter is not None and waiter.answer is None:
-                waiter.answer = message["a"]
-                waiter.event.set()
-        elif kind == "call":
-            self.runtime.spawn(self._answer, message)
-        elif kind == "dismiss":
-            self.sockets.dismiss(message["room"], message["sids"])
-        elif kind == "released" and not self.stopping:
-            self.runtime.spawn(self._claim, message["rooms"])
+        if kind == "released" and not self.stopping:
+            self.runtime.spawn(self.claim, message["rooms"])
         elif kind == "given":
             self.runtime.spawn(self._pass_on if self.stopping else self.adopt, message["rooms"])
-        elif kind == "moved":
-            self.runtime.spawn(self._moved, message["rooms"], message["owner"])
-
-    def _answer(self, message: dict) -> None:
-        request, sender = message["id"], message["from"]
-        answer = self.answers.get(request)
-        if answer is None and time.time() > message["until"]:
-            return  # its sender has already answered "try again"
-        # What the call tells the sender's connections rides on the answer: one message, not
-        # one for each state (and in order with anything else said to that process meanwhile).
-        self.service.notifier.hold(sender)
-        try:
-            if answer is None:
-                running = self.running.get(request)
-                if running is not None:  # the same request, retried while it runs
-                    running.event.wait(self.config.FORWARD_SECONDS)
-                    answer = running.answer
-                else:
-                    answer = self._run_once(request, message)
-        finally:
-            self.service.notifier.release(sender, {"k": "reply", "id": request,
-                                                   "a": answer or MOVED})
-
-    def _run_once(self, request: str, message: dict) -> dict:
-        waiter = self.running[request] = Waiter(self.runtime.make_event())
-        try:
-            conn, user_id, room_id = message["c"]
-            answer = self.run(message["op"], Caller(conn, user_id, room_id), message["d"])
-            if "moved" not in answer:
-                self.answers[request] = answer
-                while len(self.answers) > REMEMBERED:
-                    self.answers.popitem(last=False)
-            waiter.answer = answer
-            return answer
-        finally:
-            waiter.event.set()
-            del self.running[request]
-
-    def _moved(self, rooms: list[str], owner: str) -> None:
-        """Rooms have a new owner: this process's connections in them join it again."""
-        for room_id in rooms:
-            if owner == self.node:
-                self.owners.pop(room_id, None)
-            else:
-                self.owners[room_id] = owner
-            if self.stopping:
-                continue
-            for conn in self.sockets.members(room_id):
-                caller = self.sockets.caller(conn)
-                try:
-                    self.dispatch("join", caller, {"room": room_id, "spectate": True})
-                except LoungeError as exc:
-                    log.warning("connection %s could not rejoin room %s: %s", conn.sid,
-                                room_id, exc.message)
 
     # -- leases ------------------------------------------------------------------------------
 
@@ -342,7 +122,7 @@ class ClusterNode:
                 self.lose(room_id)
         if not self.stopping:
             self._take_unheard({r: e for r, e in held.items() if r not in before})
-            self._claim(None)
+            self.claim(None)
         self.ticks += 1
         if self.ticks % DEAD_SWEEP_TICKS == 0:
             self.detach_dead(self.leases.dead_nodes())
@@ -358,10 +138,12 @@ class ClusterNode:
             log.warning("taking up %d rooms handed to this process unannounced", len(missed))
             self.adopt(missed)
 
-    def _claim(self, ids: list[str] | None) -> None:
+    def claim(self, ids: list[str] | None) -> bool:
+        """Claim these rooms (None: any abandoned ones) and take them up; whether any were."""
         claimed = self.leases.claim(ids)
         if claimed:
             self.adopt(claimed)
+        return bool(claimed)
 
     def adopt(self, claimed: dict[str, int]) -> None:
         """Rooms just claimed: rebuilt from the database, their grace periods and bots
@@ -378,7 +160,7 @@ class ClusterNode:
         for room in rooms:
             with room.lock:
                 self.service.resume(room)
-                self.service.notifier.tell(room, [(None, "room", views.summary(room))])
+                self.notifier.tell(room, [(None, "room", views.summary(room))])
         log.info("took over %d rooms", len(rooms))
         if rooms:
             self.bus.to_all({"k": "moved", "rooms": [r.id for r in rooms], "owner": self.node})
@@ -422,33 +204,34 @@ class ClusterNode:
             return
         for room in self.store.rooms():
             for conn, user_id in list(room.connections.items()):
-                if split(conn)[0] in dead:
+                if split_connection(conn)[0] in dead:
                     self.service.disconnect(Caller(conn, user_id, room.id))
 
-    def follow_players(self, room_id: str) -> None:
+    def follow_players(self, room_id: str) -> str | None:
         """If every connection in the room is on one other process, hand the room to it: the
         lease goes straight to that process (a new epoch), which is told to take it. Should
-        the message be lost, that process finds the lease at its next heartbeats."""
+        the message be lost, that process finds the lease at its next heartbeats. The process
+        it was handed to, if it was."""
         room = self.store.get(room_id)
         if room is None or self.stopping or not self.holds(room_id):
-            return
+            return None
         with room.lock:
-            nodes = {split(conn)[0] for conn in room.connections}
+            nodes = {split_connection(conn)[0] for conn in room.connections}
             epoch = self.epochs.get(room_id)  # None if the lease was lost meanwhile
             if len(nodes) != 1 or self.node in nodes or room.closed or epoch is None:
-                return
+                return None
             to = nodes.pop()
             self.lose(room_id)
         try:
             given = self.leases.give(room_id, epoch, to)
         except Exception:
             log.exception("room %s: handing it to %s failed", room_id, to)
-            return  # still leased here: taken up again at the next heartbeats
+            return None  # still leased here: taken up again at the next heartbeats
         if given is None:
-            return
-        self.owners[room_id] = to
+            return None
         self.bus.to_node(to, {"k": "given", "rooms": {room_id: given}})
         log.info("room %s: handed to %s, where its players are", room_id, to)
+        return to
 
     # -- stopping ----------------------------------------------------------------------------
 
@@ -473,17 +256,3 @@ class ClusterNode:
         self.leases.leave()
         log.info("handed over; %d rooms were not claimed in time", len(ids))
 
-
-def _unwrap(answer: dict) -> dict | None:
-    if "error" in answer:
-        code, message = answer["error"]
-        raise LoungeError(code, message)
-    return answer["ack"]
-
-
-def _gone(name: str) -> None:
-    if name == "disconnect":
-        return None
-    if name == "join":
-        raise LoungeError("not_found", "This room has closed")
-    raise LoungeError("not_in_room", "Join a room first")

@@ -9,6 +9,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+
+from sqlalchemy import Engine
 
 from .database import (
     MEMORY,
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _migrate(step, engine, revision: str) -> int:
+def _migrate(step: Callable[[Engine, str], None], engine: Engine, revision: str) -> int:
     """Upgrade or downgrade to ``revision``, then say where the schema is."""
     from alembic.util import CommandError
 
@@ -76,11 +79,11 @@ def _migrate(step, engine, revision: str) -> int:
     return 0
 
 
-def _revision(engine) -> None:
+def _revision(engine: Engine) -> None:
     print(f"revision: {current_revision(engine) or 'none'} (latest: {head_revision(engine)})")
 
 
-def _status(engine) -> int:
+def _status(engine: Engine) -> int:
     from .queries import count_rows
 
     revision = current_revision(engine)

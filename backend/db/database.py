@@ -8,10 +8,14 @@ URL. Heroku-style ``postgres://`` URLs are accepted and use the psycopg 3 driver
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
+
+if TYPE_CHECKING:
+    from alembic.config import Config as AlembicConfig
 
 MEMORY = "memory"
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -93,7 +97,7 @@ def _postgres_async_commit(connection, _record) -> None:
     connection.commit()
 
 
-def alembic_config(engine: Engine):
+def alembic_config(engine: Engine) -> AlembicConfig:
     """Alembic's configuration, built in code (no alembic.ini), bound to the engine."""
     from alembic.config import Config as AlembicConfig
 
