@@ -18,7 +18,10 @@ per process and one for everyone, on the same subscription.
   has arrived for a few seconds (a half-open socket) it drops the subscription; the listener
   reconnects within a second of Redis coming back (the stock one backs off for up to a minute);
 - messages on the lounge's own channels (``<cluster>:node:<id>``, ``<cluster>:all``) go to a
-  handler; those on the Socket.IO channel are emits, handled as usual.
+  handler; those on the Socket.IO channel are emits, handled as usual;
+- a subscription made again after one was lost calls ``on_resubscribed``: whatever was published
+  to this process meanwhile is lost (Redis pub/sub keeps nothing), so its connections must be
+  brought up to date.
 
 Channels are namespaced by ``CLUSTER_NAME``: Redis pub/sub ignores database numbers.
 """
@@ -73,6 +76,7 @@ class ClusterBus(socketio.RedisManager):
         self.own = node_channel(cluster, node)
         self.everyone = f"{cluster}:all"
         self.on_message = on_message
+        self.on_resubscribed: Callable[[], None] = _nothing
         self.failed = 0  # forwarded events refused while Redis was out of reach
         self.outbox: Outbox | None = None  # made when the server starts the manager
         self.up = False  # whether the listener is subscribed
@@ -148,7 +152,7 @@ class ClusterBus(socketio.RedisManager):
         connection of its own, read a whole ``recv`` at a time (see
         :mod:`backend.cluster.resp`) and made again within RETRY_SECONDS of losing it. An error
         reply (a wrong password, say) ends the connection too, and is logged once."""
-        refused = ""
+        refused, lost = "", False
         while True:
             sock = None
             try:
@@ -168,11 +172,15 @@ class ClusterBus(socketio.RedisManager):
                         elif kind == b"subscribe":
                             subscribed += 1
                             self.up = subscribed == SUBSCRIBED
+                            if self.up and lost:
+                                lost = False
+                                self.on_resubscribed()
                         elif isinstance(reply, RedisError):
                             raise reply
             except Exception as exc:
                 if self.up:
                     log.error("Redis: the subscription was lost (%s); reconnecting", exc)
+                    lost = True
                 elif isinstance(exc, RedisError) and str(exc) != refused:
                     log.error("Redis refused the subscription: %s", exc)
                     refused = str(exc)
@@ -212,6 +220,10 @@ class ClusterBus(socketio.RedisManager):
                     self.on_message(channel.decode(), orjson.loads(data))
                 except Exception:
                     log.exception("a cluster message could not be handled")
+
+
+def _nothing() -> None:
+    pass
 
 
 class Outbox:

@@ -83,6 +83,7 @@ class ClusterRouter(Router):
     def start(self) -> None:
         """Listen to the cluster, then join it (:meth:`ClusterNode.start`)."""
         self.bus.on_message = self.on_message
+        self.bus.on_resubscribed = self._resync
         self.node.start()
 
     # -- rooms for REST ----------------------------------------------------------------------
@@ -275,15 +276,28 @@ class ClusterRouter(Router):
                 self.owners.pop(room_id, None)
             else:
                 self.owners[room_id] = owner
-            if self.node.stopping:
-                continue
-            for conn in self.sockets.members(room_id):
-                caller = self.sockets.caller(conn)
-                try:
-                    self.dispatch("join", caller, {"room": room_id, "spectate": True})
-                except LoungeError as exc:
-                    log.warning("connection %s could not rejoin room %s: %s", conn.sid,
-                                room_id, exc.message)
+            if not self.node.stopping:
+                self._rejoin(room_id)
+
+    def _resync(self) -> None:
+        """The bus lost its subscription a while, and what was said to this process meanwhile
+        with it: every connection here joins its room again, and is told the room as it is."""
+        rooms = {conn.room_id for conn in self.sockets.connections.values()} - {None}
+        log.warning("Redis: subscribed again; %d rooms with connections here are told afresh",
+                    len(rooms))
+        for room_id in rooms:
+            self.runtime.spawn(self._rejoin, room_id)  # not on the listener: a join waits on it
+
+    def _rejoin(self, room_id: str) -> None:
+        """This process's connections in a room join it again (its owner tells them the room,
+        their seats and their states afresh)."""
+        for conn in self.sockets.members(room_id):
+            try:
+                self.dispatch("join", self.sockets.caller(conn), {"room": room_id,
+                                                                  "spectate": True})
+            except LoungeError as exc:
+                log.warning("connection %s could not rejoin room %s: %s", conn.sid, room_id,
+                            exc.message)
 
 
 def _unwrap(answer: dict) -> dict | None:

@@ -169,6 +169,29 @@ def test_redis_going_away_and_coming_back(cluster_of, own_redis):
         assert cluster.health(index)["cluster"]["redis"] is True
 
 
+def test_what_was_said_while_redis_was_away_reaches_the_other_process(cluster_of, own_redis):
+    """Redis pub/sub keeps nothing: the state of a move the owner's own player made while Redis
+    was away never reached the player on the other process. Once that process is subscribed
+    again, its connections are told their room afresh, without anyone doing anything."""
+    cluster = cluster_of(2, redis_url=own_redis.url)
+    host = connect(cluster.url(0))
+    room = create(cluster.url(0), host, "tic-tac-toe")
+    host.ok("join", {"room": room["code"]})
+    remote = connect(cluster.url(1))
+    start_game(room, host, [remote])
+
+    own_redis.stop()
+    played = host.ok("move", {"move": "place", "args": [4], "seat": 0})["version"]
+    time.sleep(RETRY_SECONDS * 2)
+    assert remote.states[1]["version"] < played  # its state was lost with Redis
+
+    own_redis.start()
+    remote.wait_for(lambda: remote.states[1]["version"] == played, seconds=15)
+    assert remote.states[1]["view"]["cells"][4] == "X"
+    assert call(remote, "move", {"move": "place", "args": [0], "seat": 1})["ok"]
+    host.wait_for(lambda: host.states[0]["view"]["cells"][0] == "O")
+
+
 def test_a_cluster_on_redis_over_tls_with_a_password(cluster_of, throwaway_redis, tmp_path):
     """As on a platform whose Redis add-on gives a ``rediss://`` URL with a password and a
     self-signed certificate: a game across processes, and chat."""
