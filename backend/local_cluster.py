@@ -4,11 +4,13 @@ Brings the database's schema up to date once (so that the processes do not race 
 N ``lounge serve`` processes on free loopback ports with one ``REDIS_URL``, ``DATABASE_URL`` and
 ``SECRET_KEY`` (a token signed by one process is good on all of them), puts HAProxy in front of
 them on one port (:mod:`backend.balancer`), prints the URL and watches them. A process that ends
-is reported and left out (HAProxy sends its clients to the others); the cluster stops when HAProxy
-or every process has ended, or on Ctrl-C / SIGTERM: SIGTERM to each lounge process (in cluster
-mode, each hands its rooms over), SIGKILL to any still running after ``STOP_SECONDS``, then
-HAProxy. The children run in sessions of their own, so a Ctrl-C in the terminal reaches only
-this supervisor, and on Linux they get SIGTERM if it dies.
+is reported and started again on its port a second later, as a platform restarts a dyno that
+crashed (HAProxy sends its clients to the others meanwhile, and back once it passes its health
+checks); one that keeps ending within seconds of its start is left out. The cluster stops
+when HAProxy has ended or every process is left out, or on Ctrl-C / SIGTERM: SIGTERM to each
+lounge process (in cluster mode, each hands its rooms over), SIGKILL to any still running
+after ``STOP_SECONDS``, then HAProxy. The children run in sessions of their own, so a Ctrl-C in
+the terminal reaches only this supervisor, and on Linux they get SIGTERM if it dies.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
 START_SECONDS = 60.0
 STOP_SECONDS = 10.0
+RESTART_SECONDS = 1.0  # a process that ended is started again this long after
+QUICK_END_SECONDS = 10.0  # a process that ends this soon after its start...
+QUICK_ENDS = 3  # ...this many times in a row is left out: it would only crash again
 POSTGRES_SCHEMES = ("postgres", "postgresql")
 
 
@@ -160,16 +165,20 @@ class LoungeProcess:
         self.output = output
         self.port = 0
         self.process: subprocess.Popen | None = None
-        self.reported = False
         self.launches = 0
+        self.started = 0.0  # monotonic
+        self.ended: float | None = None  # when supervise saw it end (monotonic)
+        self.quick_ends = 0
+        self.left_out = False
 
-    def launch(self) -> None:
-        """Start it on a free port, without waiting."""
-        self.port = free_port()
+    def launch(self, port: int | None = None) -> None:
+        """Start it on ``port`` (a free one by default), without waiting."""
+        self.port = port or free_port()
         self.process = spawn([*lounge_command(), "serve", "--host", "127.0.0.1",
                               "--port", str(self.port)], self.env)
         self.output.follow(self.name, self.process.stdout)
         self.launches += 1
+        self.started, self.ended = time.monotonic(), None
 
     def ready(self, deadline: float, stopping: Callable[[], bool]) -> bool:
         """Wait until it is healthy; whether it is. One that ends at once is started again
@@ -341,19 +350,40 @@ def wait_or_stop(process: subprocess.Popen, stopping: Callable[[], bool]) -> int
 
 def supervise(processes: list[LoungeProcess], balancer: Balancer, output: Output,
               stopping: Callable[[], bool]) -> int:
-    """Watch until stopped (0) or until HAProxy or every process has ended (1)."""
+    """Watch until stopped (0) or until HAProxy has ended or every process is left out (1);
+    a process that ends is started again on its port."""
     while not stopping():
         if balancer.process.poll() is not None:
             output.say(f"lounge cluster: HAProxy ended (status {balancer.process.returncode})")
             return 1
         for process in processes:
-            if not process.running() and not process.reported:
-                process.reported = True
-                output.say(f"lounge cluster: {process.name} ended (status "
-                           f"{process.process.returncode}); the others go on")
-        if not any(p.running() for p in processes):
+            look_after(process, output)
+        if all(p.left_out for p in processes):
             output.say("lounge cluster: every lounge process has ended")
             return 1
         time.sleep(0.2)
     output.say("lounge cluster: stopping")
     return 0
+
+
+def look_after(process: LoungeProcess, output: Output) -> None:
+    """Report a process that ended, and start it again ``RESTART_SECONDS`` later (or leave it
+    out when it keeps ending soon after its start)."""
+    if process.left_out or process.running():
+        return
+    now = time.monotonic()
+    if process.ended is None:
+        process.ended = now
+        quick = now - process.started < QUICK_END_SECONDS
+        process.quick_ends = process.quick_ends + 1 if quick else 0
+        status = process.process.returncode if process.process else None
+        if process.quick_ends >= QUICK_ENDS:
+            process.left_out = True
+            output.say(f"lounge cluster: {process.name} ended (status {status}) {QUICK_ENDS} "
+                       "times within seconds of its start: left out; the others go on")
+        else:
+            output.say(f"lounge cluster: {process.name} ended (status {status}); the others "
+                       f"go on, and it starts again on 127.0.0.1:{process.port}")
+    elif now - process.ended >= RESTART_SECONDS:
+        process.launch(process.port)
+        output.say(f"lounge cluster: {process.name} started again")

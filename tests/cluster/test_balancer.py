@@ -234,8 +234,9 @@ def lounge_cluster(*args: str, **env: str) -> subprocess.Popen:
 
 def test_lounge_cluster_starts_serves_and_stops_cleanly(postgres_url):
     """``lounge cluster``: two processes behind HAProxy on the given port, sharing one secret key
-    (a token made on one process is good on the other); one killed is reported and the other
-    serves its clients; SIGTERM stops everything, and nothing is left."""
+    (a token made on one process is good on the other); one killed is reported, the other
+    serves its clients until it is started again on its port; SIGTERM stops everything, and
+    nothing is left."""
     if not accepts("127.0.0.1", 6379):
         pytest.skip("Redis is not running on 127.0.0.1:6379")
     port = free_port()
@@ -264,11 +265,19 @@ def test_lounge_cluster_starts_serves_and_stops_cleanly(postgres_url):
         p1_port = started.split("p1 on 127.0.0.1:")[1].split(",")[0]
         (p1,) = [c for c in children if f"--port {p1_port}" in " ".join(c.cmdline())]
         p1.kill()
-        lines.wait_for("lounge cluster: p1 ended (status -9); the others go on", seconds=10)
+        lines.wait_for("lounge cluster: p1 ended (status -9); the others go on, and it "
+                       f"starts again on 127.0.0.1:{p1_port}", seconds=10)
         for _ in range(3):
             response = requests.get(f"{front}/api/health", cookies={COOKIE: "p1"},
                                     timeout=TIMEOUT)
             assert response.ok and response.headers[HEADER] == "p2"
+        lines.wait_for("lounge cluster: p1 started again", seconds=10)
+        deadline = time.monotonic() + 30  # its start, then HAProxy's checks let it back in
+        while requests.get(f"{front}/api/health", cookies={COOKIE: "p1"},
+                           timeout=TIMEOUT).headers[HEADER] != "p1":
+            assert time.monotonic() < deadline, "p1 never served again"
+            time.sleep(0.2)
+        children = psutil.Process(process.pid).children(recursive=True)
 
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
