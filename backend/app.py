@@ -32,8 +32,8 @@ from .db.store import SqlRoomStore
 from .edge import Edge, is_own_origin
 from .history import ReplayCache, history
 from .housekeeping import Housekeeper
+from .lounge import Lounge
 from .ratelimit import KeyedLimiter
-from .rooms import Lounge
 from .router import LocalRouter, Router
 from .runtime import Runtime
 from .service import LoungeService

@@ -1,9 +1,9 @@
 """Rooms and seats: the lobby, readiness, starting, moves through ``shared_rules``.
 
-Nothing here knows about Socket.IO or a database (:class:`Lounge` finds rooms through a
-:class:`~backend.store.RoomStore`). A *connection* is an opaque id (the transport's session
-id); the service (:mod:`backend.service`) attaches connections to rooms, saves each change
-and sends each connection what :mod:`backend.views` makes of the room for it.
+Nothing here knows about Socket.IO or a database (:class:`~backend.lounge.Lounge` finds rooms
+through a :class:`~backend.store.RoomStore`). A *connection* is an opaque id (the transport's
+session id); the service (:mod:`backend.service`) attaches connections to rooms, saves each
+change and sends each connection what :mod:`backend.views` makes of the room for it.
 Every method that changes a room must be called with ``room.lock`` held.
 """
 
@@ -15,11 +15,10 @@ import time
 from dataclasses import dataclass
 from itertools import count
 
-from shared_rules import GAMES, LEVELS, Game, InvalidMove, Match, make_bot, new_match
+from shared_rules import LEVELS, Game, InvalidMove, Match, make_bot, new_match
 
-from .errors import NO_ROOM, LoungeError
+from .errors import LoungeError
 from .gamelog import GameLog
-from .store import RoomStore
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -478,68 +477,3 @@ class Room:
     def _check_status(self, status: str, message: str) -> None:
         if self.status != status:
             raise LoungeError("bad_state", message)
-
-
-class Lounge:
-    """Creating, finding and closing rooms, and their chat, over a :class:`RoomStore`."""
-
-    def __init__(self, store: RoomStore, hard_seconds: float = 1.0) -> None:
-        self.store = store
-        self.hard_seconds = hard_seconds
-        self._create_lock = threading.Lock()
-
-    def create_room(self, host_id: str, slug: str, host_name: str, public: bool) -> Room:
-        """Open a room keyed by its host's id; already_hosting if one is still open."""
-        game = GAMES.get(slug)
-        if game is None:
-            raise LoungeError("bad_request", f"There is no game called {slug!r}")
-        with self._create_lock:
-            existing = self.store.get(host_id)
-            if existing is not None and not existing.closed:
-                raise LoungeError("already_hosting", f"You already host room {existing.code}: "
-                                                     "leave it before opening another")
-            room = Room(host_id, self._free_code(), game, host_name, public)
-            room.hard_seconds = self.hard_seconds
-            self.store.save(room)
-        return room
-
-    def _free_code(self) -> str:
-        for _ in range(100):
-            code = new_code()
-            if self.store.by_code(code) is None:
-                return code
-        raise LoungeError("internal", "No free room code: try again")
-
-    def find(self, key: str) -> Room:
-        """A room by its id or its code (any case); not_found otherwise."""
-        room = self.store.get(key) if len(key) > CODE_LENGTH else self.store.by_code(key)
-        if room is None or room.closed:
-            raise LoungeError("not_found", f"{NO_ROOM} {key!r}")
-        return room
-
-    def public_rooms(self, waiting: bool = True, limit: int = 100) -> list[Room]:
-        """Public rooms still waiting for players, or (``waiting=False``) with a game on or just
-        over, to watch; newest first."""
-        rooms = [r for r in self.store.rooms()
-                 if r.public and (r.status == WAITING) == waiting and not r.closed]
-        rooms.sort(key=lambda r: r.created, reverse=True)
-        return rooms[:limit]
-
-    def close(self, room: Room) -> None:
-        """Close a room for good: it and its code are gone from the store."""
-        room.closed = True
-        room.connections.clear()
-        if self.store.get(room.id) is room:
-            self.store.delete(room.id)
-
-    def chat(self, room: Room, user_id: str, text: str) -> dict:
-        """Add a chat message from the user; the message as sent to the room."""
-        room.chat_seq += 1
-        message = {"id": room.chat_seq, "user_id": user_id, "name": room.member_name(user_id),
-                   "text": text, "ts": now_ms()}
-        self.store.append_chat(room.id, message)
-        return message
-
-    def chat_history(self, room: Room) -> list[dict]:
-        """The room's last chat messages, oldest first."""
-        return self.store.chat_history(room.id)

@@ -24,7 +24,8 @@ from .bots import BotRunner
 from .config import Config
 from .errors import LoungeError
 from .grace import GraceClock
-from .rooms import Lounge, Room
+from .lounge import Lounge
+from .rooms import Room
 from .runtime import Runtime
 from .schemas import SOCKET_SCHEMAS
 from .turns import TurnClock

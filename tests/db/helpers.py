@@ -8,7 +8,8 @@ import uuid
 from backend.db import Runtime, SqlRoomStore, make_worker
 from backend.db.database import make_engine, upgrade
 from backend.db.queries import Writes
-from backend.rooms import Lounge, Room
+from backend.lounge import Lounge
+from backend.rooms import Room
 
 OPENED: list[SqlRoomStore] = []
 

@@ -27,7 +27,8 @@ from backend.db.queries import Writes, count_rows
 from backend.db.records import new_match_id
 from backend.errors import LoungeError
 from backend.history import MATCH_ID
-from backend.rooms import FINISHED, PLAYING, Lounge
+from backend.lounge import Lounge
+from backend.rooms import FINISHED, PLAYING
 from backend.store import HistoryStore, MemoryRoomStore
 
 from .helpers import new_room, new_user, open_sql_store, play, started_room

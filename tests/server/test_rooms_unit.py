@@ -14,8 +14,9 @@ from backend.auth import TokenSigner, bearer_token
 from backend.bots import BotRunner
 from backend.config import Config, from_env
 from backend.errors import CODES, LoungeError
+from backend.lounge import Lounge
 from backend.ratelimit import KeyedLimiter, TokenBucket
-from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING, Lounge
+from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING
 from backend.runtime import Runtime
 from backend.schemas import SOCKET_SCHEMAS, Remembered
 from backend.store import MemoryRoomStore
