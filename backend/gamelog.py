@@ -15,6 +15,16 @@ Reader = int | None
 Line = dict  # {"version": int, "text": str}
 
 
+def opening_line(round_: int, match: Match, names: list[str]) -> str:
+    """The log's first line. A rematch moved every seat one place round the table: it says so,
+    and who starts, which the table alone does not make plain."""
+    if round_ <= 1:
+        return BEGINS
+    first = match.ctx.get("current")
+    starts = f", so {names[first]} starts" if isinstance(first, int) and first < len(names) else ""
+    return f"Game {round_} begins: everyone moved one seat round{starts}"
+
+
 class GameLog:
     """The lines of one game for every reader, and what each was last told."""
 
@@ -30,8 +40,9 @@ class GameLog:
             match.game.slug, match.num_players, match.seed)
         self.views: dict[Reader, dict] = {}  # each reader's view of self.match, once asked
         self.stood_in = StandInLines()
+        opening = opening_line(round_, self.match, names)
         for reader in self.readers:
-            self.lines[reader].append({"version": 0, "text": BEGINS})
+            self.lines[reader].append({"version": 0, "text": opening})
         self.advance(match, names, stand_ins)
 
     def follows(self, round_: int, match: Match) -> bool:

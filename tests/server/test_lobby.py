@@ -159,6 +159,9 @@ def test_rematch_starts_a_new_game_with_the_seats_moved_round(players, room_of):
     assert [s["user_id"] for s in guest.last("room")["seats"]] == [guest.user_id, host.user_id]
     assert guest.last("seats")["my_seats"] == [0] and list(guest.states) == [0]
     assert guest.states[0]["view"]["current"] == 0 and guest.states[0]["legal_moves"]
+    name = guest.last("room")["seats"][0]["name"]
+    assert [line["text"] for line in guest.states[0]["log"]] == [
+        f"Game 2 begins: everyone moved one seat round, so {name} starts"]
     host.wait_for(lambda: 1 in host.states)
     assert host.last("seats")["my_seats"] == [1] and list(host.states) == [1]
     assert host.last("room")["host"] == host.user_id

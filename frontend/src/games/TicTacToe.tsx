@@ -7,7 +7,7 @@ const CELLS = ["top left", "top centre", "top right", "middle left", "centre", "
   "bottom left", "bottom centre", "bottom right"];
 
 /** Tic-Tac-Toe: the 3x3 board, with the free cells as buttons on your turn. */
-export function TicTacToe({ view, legal, seat, seats, play, busy }: BoardProps): ReactElement {
+export function TicTacToe({ view, legal, seat, seats, play, busy, owner }: BoardProps): ReactElement {
   const cells = (view.cells as (string | null)[]) ?? [];
   const line = new Set((view.line as number[] | null) ?? []);
   const marks = view.marks as string[] | undefined;
@@ -27,7 +27,7 @@ export function TicTacToe({ view, legal, seat, seats, play, busy }: BoardProps):
             </button>
           ))}
         </div>
-        {seat !== null && marks && <p className="hint">You play {marks[seat]}.</p>}
+        {seat !== null && marks && <p className="hint">{owner ? `${owner} plays` : "You play"} {marks[seat]}.</p>}
       </div>
     </>
   );

@@ -428,6 +428,13 @@ describe("Tic-Tac-Toe", () => {
     expect(screen.getByText("You play X.")).toBeInTheDocument();
     expect(within(screen.getByTestId("player-1")).getByText("plays O")).toBeInTheDocument();
   });
+
+  it("names the hot-seat player whose board is shown, not the person holding the screen", () => {
+    const cells = Array(9).fill(null);
+    render(<TicTacToe {...props({ view: view("tic-tac-toe", { cells, marks: ["X", "O"] }), owner: "Hal" })} />);
+    expect(screen.getByText("Hal plays X.")).toBeInTheDocument();
+    expect(screen.queryByText(/You play/)).toBeNull();
+  });
 });
 
 describe("PlayerBox", () => {
