@@ -26,7 +26,7 @@ from backend.db.queries import Writes, count_rows
 from backend.db.store import SqlRoomStore
 from backend.db.worker import DbWorker, LoopDbWorker
 from backend.errors import LoungeError
-from backend.rooms import Lounge
+from backend.lounge import Lounge
 from backend.runtime import _eventlet_events
 from tests.server.harness import TIMEOUT, Player, Server, create_room, start_game
 
