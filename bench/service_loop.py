@@ -71,7 +71,9 @@ def seated_room(service: LoungeService, slug: str, players: int,
 
 def play(service: LoungeService, room: Room, callers: list[Caller], moves: int,
          rand: random.Random) -> None:
-    """``moves`` random legal moves, each by the first seat that has one."""
+    """``moves`` random legal moves, each by the first seat that has one (by its player: a
+    rematch moves the seats round)."""
+    by_user = {caller.user_id: caller for caller in callers}
     done = 0
     while done < moves:
         match = room.match
@@ -81,7 +83,7 @@ def play(service: LoungeService, room: Room, callers: list[Caller], moves: int,
         seat, options = next((seat, options) for seat in match.active_seats
                              if (options := match.legal_moves(seat)))
         choice = rand.choice(options)
-        service.move(callers[seat], {"move": choice["move"], "args": choice.get("args", []),
+        service.move(by_user[room.seats[seat].user_id], {"move": choice["move"], "args": choice.get("args", []),
                                      "seat": seat})
         done += 1
 
