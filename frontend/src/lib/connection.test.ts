@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { joinPayload, RETRY_REFUSED_MS, RoomConnection, type LinkStatus } from "./connection";
+import { joinPayload, RETRY_JOIN_MAX_MS, RETRY_JOIN_MS, RETRY_REFUSED_MS, RoomConnection, type LinkStatus } from "./connection";
 import { room } from "./fixtures";
 
 declare const jsdom: { reconfigure(options: { url: string }): void };
@@ -208,6 +208,20 @@ describe("RoomConnection", () => {
     expect(statuses).toEqual(["online", "reconnecting", "online"]);
     expect(new Set(server.joins.map((j) => j.session)).size).toBe(1);
     expect(fatal).toEqual([]);
+  });
+
+  it("goes on sending a join answered 'try again' for as long as it takes, less often", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
+    answers.push(...Array.from({ length: 12 }, () => TRY_AGAIN));
+    connect();
+    await expect.poll(() => server.joins.length).toBe(1);
+    for (let tries = 1; tries <= 12; tries += 1) {
+      await vi.advanceTimersByTimeAsync(Math.min(RETRY_JOIN_MAX_MS, RETRY_JOIN_MS * tries));
+      await expect.poll(() => server.joins.length).toBe(tries + 1);
+    }
+    await expect.poll(() => statuses.at(-1)).toBe("online");
+    expect(fatal).toEqual([]);
+    expect(new Set(server.joins.map((j) => j.session)).size).toBe(1);
   });
 
   it("names its room in every request, so that a balancer can place a room's players together", async () => {

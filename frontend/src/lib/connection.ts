@@ -20,12 +20,15 @@ export interface RoomHandlers {
 }
 
 const ACK_TIMEOUT_MS = 8000;
-// A join answered "try again" (in a cluster, while its room moves to another server), refused
-// for going over the event rate, or not answered at all is sent again, as long as the same
-// connection is up; other refusals are final.
+// A join answered "try again" (in a cluster, while its room moves to another server, or while
+// Redis is away), refused for going over the event rate, or not answered at all is sent again,
+// less often as it goes on, for as long as the same connection is up: a room that closes
+// meanwhile answers not_found, which is final, as are other refusals. (Giving up after 10 s
+// left a host whose process died during a Redis outage on a dead end while their room's grace
+// period ran out, though Redis was back in time.)
 const RETRY_JOIN_CODES = new Set(["internal", "rate_limited", "timeout"]);
-const RETRY_JOIN_MS = 500;
-const MAX_JOIN_TRIES = 20;
+export const RETRY_JOIN_MS = 500;
+export const RETRY_JOIN_MAX_MS = 3000;
 // socket.io never retries a connection the server refused. Too many new connections from one
 // address (rate_limited) passes within a minute; every other refusal is final.
 export const RETRY_REFUSED_MS = 20_000;
@@ -125,11 +128,11 @@ export class RoomConnection {
     if (!ack.ok) {
       // Offline: the connection dropped, and the next one joins as soon as it is up.
       if (ack.error.code === "offline") return;
-      if (RETRY_JOIN_CODES.has(ack.error.code) && tries < MAX_JOIN_TRIES) {
+      if (RETRY_JOIN_CODES.has(ack.error.code)) {
         clearTimeout(this.retry);
         this.retry = setTimeout(() => {
           if (!this.stopped && this.socket.connected && this.socket.id === sid) void this.join(tries + 1);
-        }, RETRY_JOIN_MS);
+        }, Math.min(RETRY_JOIN_MAX_MS, RETRY_JOIN_MS * tries));
         return;
       }
       this.handlers.onFatal(ack.error.code, ack.error.message);

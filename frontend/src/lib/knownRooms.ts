@@ -10,6 +10,8 @@ export interface KnownRoom {
   id: string;
   title: string;
   seen: number;
+  /** When the room opened: its games are the host's since then (a room's id is its host's). */
+  created?: number;
 }
 
 function read(): KnownRoom[] {
@@ -17,9 +19,10 @@ function read(): KnownRoom[] {
 }
 
 /** Remembers that this browser was in a room. */
-export function rememberRoom(room: { code: string; id: string; title: string }, now = Date.now()): void {
+export function rememberRoom(room: { code: string; id: string; title: string; created?: number }, now = Date.now()): void {
   const rest = read().filter((r) => r.code !== room.code);
-  writeList(KEY, [{ code: room.code, id: room.id, title: room.title, seen: now }, ...rest], KEPT);
+  const kept = { code: room.code, id: room.id, title: room.title, seen: now, created: room.created };
+  writeList(KEY, [kept, ...rest], KEPT);
 }
 
 /** The room this browser knew under this code, if any. */

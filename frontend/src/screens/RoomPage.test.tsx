@@ -149,4 +149,20 @@ describe("RoomPage, watching and closed", () => {
     expect(await screen.findByRole("heading", { name: "This room has closed" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "See its games" })).toHaveAttribute("href", "/replays/u0");
   });
+
+  it("leads to this room's games only, not its host's other rooms' (a room's id is its host's)", async () => {
+    rememberRoom({ code: "K7MPQ2", id: "u0", title: "Nine Locks", created: 1732900000000 });
+    server.room = null;
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    expect(await screen.findByRole("link", { name: "See its games" })).toHaveAttribute(
+      "href", "/replays/u0?since=1732900000000");
+  });
+
+  it("offers to try again when the join could not be made, not only the way out", async () => {
+    server.live = { fatal: { code: "internal", message: "The room's server could not be reached in time: try again" } };
+    await show(<RoomPage code="K7MPQ2" spectate />);
+    expect(await screen.findByRole("heading", { name: "Cannot join this room" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to the lounge" })).toBeInTheDocument();
+  });
 });

@@ -115,15 +115,22 @@ function LeftRoom({ code, room, onJoin }: { code: string; room: Room | null; onJ
   );
 }
 
-function Problem({ title, text, roomId }: { title: string; text: string; roomId?: string }): ReactElement {
+/** A page instead of the room: why, and where to go. `roomId` and `since` (when the room
+ * opened: a room's id is its host's, whose other rooms' games are not this room's) offer its
+ * games; `retry` offers to try again. */
+function Problem({ title, text, roomId, since, retry }: {
+  title: string; text: string; roomId?: string; since?: number; retry?: () => void;
+}): ReactElement {
+  const games = roomId && `/replays/${roomId}${since ? `?since=${since}` : ""}`;
   return (
     <main className="page">
       <div className="panel stack" style={{ maxWidth: 520, margin: "2rem auto" }} role="alert">
         <h1>{title}</h1>
         <p>{text}</p>
         <div className="btn-row">
-          <Link href="/" className="btn btn-primary">Back to the lounge</Link>
-          {roomId && <Link href={`/replays/${roomId}`} className="btn">See its games</Link>}
+          {retry && <button type="button" className="btn btn-primary" onClick={retry}>Try again</button>}
+          <Link href="/" className={`btn ${retry ? "" : "btn-primary"}`}>Back to the lounge</Link>
+          {games && <Link href={games} className="btn">See its games</Link>}
         </div>
       </div>
     </main>
@@ -134,7 +141,7 @@ function Problem({ title, text, roomId }: { title: string; text: string; roomId?
 function NoRoom({ code }: { code: string }): ReactElement {
   const known = knownRoom(code);
   if (known) {
-    return <Problem title="This room has closed" roomId={known.id}
+    return <Problem title="This room has closed" roomId={known.id} since={known.created}
       text={`The ${known.title} table ${code} you were at has closed. Its games can still be watched.`} />;
   }
   return <Problem title="No open room with this code"
@@ -284,11 +291,11 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   if (idError) return <Problem title="Cannot reach the lounge" text={idError} />;
   if (model.closed) {
     return <Problem title="This room was closed" text={CLOSED_REASONS[model.closed] ?? "The room is gone."}
-      roomId={model.room?.id} />;
+      roomId={model.room?.id} since={model.room?.created} />;
   }
   if (model.fatal && failed) {
     if (model.fatal.code === "not_found") return <NoRoom code={code} />;
-    return <Problem title="Cannot join this room" text={model.fatal.message} />;
+    return <Problem title="Cannot join this room" text={model.fatal.message} retry={() => window.location.reload()} />;
   }
 
   return (
