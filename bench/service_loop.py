@@ -83,8 +83,8 @@ def play(service: LoungeService, room: Room, callers: list[Caller], moves: int,
         seat, options = next((seat, options) for seat in match.active_seats
                              if (options := match.legal_moves(seat)))
         choice = rand.choice(options)
-        service.move(by_user[room.seats[seat].user_id], {"move": choice["move"], "args": choice.get("args", []),
-                                     "seat": seat})
+        service.move(by_user[room.seats[seat].user_id],
+                     {"move": choice["move"], "args": choice.get("args", []), "seat": seat})
         done += 1
 
 
