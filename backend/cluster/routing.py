@@ -93,7 +93,9 @@ class ClusterRouter(Router):
         anywhere in the cluster."""
         existing = self._lookup(user_id)
         if existing is not None:
-            raise LoungeError("already_hosting", "You already host a room: leave it before "
+            known = self.directory.get(existing)
+            room = f"room {known['code']}" if known else "a room"
+            raise LoungeError("already_hosting", f"You already host {room}: leave it before "
                                                  "opening another")
         summary = self.service.create_room(user_id, slug, name, public)
         self.directory.put_now(summary)

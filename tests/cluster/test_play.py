@@ -71,7 +71,9 @@ def test_rest_answers_the_same_on_every_process(cluster_of):
         assert listed["rooms"] == [] and [r["code"] for r in listed["playing"]] == [public["code"]]
     again = requests.post(f"{cluster.url(0)}/api/rooms", json={"game": "slapjack", "name": "Bo"},
                           headers={"Authorization": f"Bearer {other.token}"}, timeout=5)
-    assert again.status_code == 409 and again.json()["error"]["code"] == "already_hosting"
+    assert again.status_code == 409 and again.json()["error"] == {
+        "code": "already_hosting",
+        "message": f"You already host room {public['code']}: leave it before opening another"}
 
 
 def test_a_refused_move_gets_the_same_answer_on_any_process(cluster_of):
