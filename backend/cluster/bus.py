@@ -272,7 +272,7 @@ class Outbox:
                 if attempt == 2:
                     self.lost += len(batch)
                     if self.up:
-                        log.error("Redis: %d messages were not sent (%s)", len(batch), exc)
+                        log.error("Redis: %d message(s) not sent (%s)", len(batch), exc)
                     self.up = False
 
     def _connection(self) -> Any:

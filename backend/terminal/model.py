@@ -18,6 +18,11 @@ from .text import clean
 MAX_LINES = 200
 LEFT_GAME = "You left this game: you are watching. Type /quit to go back."
 REMOVED = "The host removed you from your seat: you can still watch this room."
+CLOSED = {  # why a room closed, in the web client's words
+    "host_left": "The host closed the room.",
+    "host_disconnected": "The host lost their connection, so the room was closed.",
+    "abandoned": "Nothing had happened here for hours, so the room was closed.",
+}
 HOST_AWAY_HOLD = 2.0  # seconds the host is gone before the guests are told (a restart is quicker)
 
 
@@ -393,10 +398,8 @@ class Model:
     def on_closed(self, data: Any) -> None:
         reason = data.get("reason") if isinstance(data, dict) else None
         self.closed_reason = clean(reason, 40) or "closed"
-        words = {"host_left": "the host left",
-                 "host_disconnected": "the host’s connection was lost"}
-        self.note(f"The room was closed: {words.get(self.closed_reason, self.closed_reason)}",
-                  "error")
+        said = CLOSED.get(self.closed_reason, f"The room was closed ({self.closed_reason}).")
+        self.note(said, "error")
 
 
 def _unoffered_slap(seat: int, state: dict, choices: list[Choice]) -> list[Choice]:

@@ -88,7 +88,7 @@ def test_room_chat_and_a_whole_tic_tac_toe_game(terms, server):
     ada.type("\x03")  # Ctrl-C: the host leaves, which closes the room for everyone
     assert ada.exit_status() == 0
     for term in (bob, cy):
-        term.wait("The room was closed: the host left")
+        term.wait("The host closed the room.")
         assert term.exit_status() == 0
 
 
@@ -185,7 +185,7 @@ def test_ctrl_c_is_a_key_even_where_sigint_is_ignored(terms, server):
     assert ada.exit_status() == 0
     assert f"You left room {code}. As you were its host, it is closed for everyone." in \
         ada.screen()
-    bob.wait("The room was closed: the host left")
+    bob.wait("The host closed the room.")
 
 
 def slappable(screen: str) -> bool:
