@@ -25,7 +25,7 @@ from .render import frame
 from .text import clean, lower_first
 
 TICK = 0.05  # seconds between looks at the queue while no key is pressed
-JOIN_TIMEOUT = 15.0  # the first join's answer; and how long getting back in may take
+JOIN_TIMEOUT = 15.0  # the first join's answer; and how long getting back in goes unremarked
 REJOIN_WAIT = 5.0  # a rejoin with no answer by then is sent again
 REJOIN_PAUSE = 1.0  # before a join refused with "try again", or not sent, goes again
 TRY_AGAIN = ("internal", "rate_limited")  # a rejoin refused so is sent again
@@ -37,6 +37,8 @@ BACK_IN = "You are back in the room"  # after a rejoin with no connection lost
 REJOINING = "Connected again: getting back into the room…"
 LOST_ROOM = "Not done: the server had lost track of you in the room. Getting you back in…"
 NOT_BACK = "Not sent: you are not back in the room yet (a moment…)"
+STILL_OUT = ("Still getting back into the room: the server has not let this client back in "
+             "yet. It keeps trying (Ctrl-C quits).")
 NOT_SENT = "Not sent: there is no connection to the server yet (trying again…)"
 
 
@@ -272,16 +274,21 @@ class App:
         self._send_join()
 
     def _check_join(self) -> None:
-        """Give up on a join, or send it again, as time goes by."""
+        """Give up on a first join, or send a join again, as time goes by. Getting back in is
+        never given up for time: the room's grace period may outlast a slow way back (in a
+        cluster whose Redis is away), and a room gone answers not_found."""
         now = time.monotonic()
         if not self.joined and self.join_sent_at is not None \
                 and now - self.join_sent_at > JOIN_TIMEOUT:
             self._finish(1, "The server did not answer the join in time.")
-        elif self.rejoin_since is not None and now - self.rejoin_since > JOIN_TIMEOUT:
-            code = clean(self.code.upper(), 12)
-            self._finish(1, f"Could not get back into room {code}: the server did not let "
-                            f"this client back in. Start it again with --join {code}.")
-        elif (self.join_due is not None and now >= self.join_due) or (
+        if self.rejoin_since is not None and now - self.rejoin_since > JOIN_TIMEOUT \
+                and STILL_OUT not in self.told:
+            # Not given up: a room that closes meanwhile answers not_found, which ends it.
+            self._note_once(STILL_OUT, "error")
+            self.dirty = True
+        if self.exit_code is not None:
+            return
+        if (self.join_due is not None and now >= self.join_due) or (
                 self.rejoin_since is not None and self.join_sent_at is not None
                 and now - self.join_sent_at > REJOIN_WAIT):
             self._send_join()

@@ -17,6 +17,7 @@ from backend.terminal.app import (
     NOT_BACK,
     REJOIN_WAIT,
     REJOINING,
+    STILL_OUT,
 )
 from backend.terminal.client import Incoming
 from shared_rules import new_match
@@ -105,18 +106,24 @@ def test_a_first_join_refused_still_ends_the_client():
     assert app.farewell == "Cannot join room k7mpq2: the server is still starting: try again"
 
 
-def test_getting_back_in_is_given_up_in_time_but_an_outage_does_not_count():
+def test_getting_back_in_is_never_given_up_for_time_and_a_long_wait_is_said_once():
+    """The room's grace period may outlast a slow way back (a cluster whose Redis is away):
+    the client keeps trying, says so once, and an outage meanwhile starts the count again."""
     model, app, link = reconnected()
     app.rejoin_since -= JOIN_TIMEOUT - 1
     app.on_incoming(Incoming("disconnect"))  # the server is away: the client waits for it
     app._check_join()
-    assert app.exit_code is None
+    assert STILL_OUT not in said(model)
     app.on_incoming(Incoming("connect"))
     app.rejoin_since -= JOIN_TIMEOUT + 0.1
     app._check_join()
-    assert app.exit_code == 1
-    assert "Could not get back into room K7MPQ2" in app.farewell
-    assert app.farewell.endswith("Start it again with --join K7MPQ2.")
+    app._check_join()
+    assert app.exit_code is None and said(model).count(STILL_OUT) == 1
+    app.join_sent_at -= REJOIN_WAIT + 0.1
+    app._check_join()
+    assert joins(link) == 3  # still trying
+    app.on_ack("join", {"ok": True, "room": model.room, "my_seats": [0], "spectator": False})
+    assert said(model)[-1] == BACK
 
 
 def test_a_move_answered_not_in_room_gets_back_in_once_at_a_time():
@@ -161,21 +168,21 @@ def test_a_rejoin_unanswered_then_refused_goes_again_until_it_is_back(terms, ser
         proxy.stop()
 
 
-def test_a_rejoin_never_answered_says_what_to_do(terms, server):
+def test_a_rejoin_long_unanswered_is_said_and_tried_until_it_is_back(terms, server):
     proxy = Proxy(server.port)
     try:
         ada, code = host_room(terms, server, "tic-tac-toe")
         bob = terms("--server", proxy.url, "--join", code, "--name", "Bob")
         bob.wait("You joined room")
-        proxy.joins = ["drop"] * 10
+        proxy.joins = ["drop"] * 4  # sent again every REJOIN_WAIT: 20 s of silence
         proxy.cut()
         bob.wait(re.escape(REJOINING))
         started = time.monotonic()
-        assert bob.exit_status(timeout=JOIN_TIMEOUT + 10) == 1
-        assert time.monotonic() - started > JOIN_TIMEOUT - 2
-        assert f"Could not get back into room {code}" in bob.raw
-        assert f"Start it again with --join {code}." in bob.raw
-        assert BACK not in bob.raw
+        bob.wait(re.escape(STILL_OUT[:40]), timeout=JOIN_TIMEOUT + 5)
+        assert time.monotonic() - started > JOIN_TIMEOUT - 2 and BACK not in bob.raw
+        bob.wait(re.escape(BACK), timeout=REJOIN_WAIT * 2 + 5)
+        bob.line("made it")
+        ada.wait("Bob: made it")
     finally:
         proxy.stop()
 
