@@ -108,6 +108,17 @@ class MutingProxy:
             sock.close()
 
 
+def split_game(cluster) -> tuple:
+    """A Tic-Tac-Toe game whose host is on process 0, which owns it, and its other player on
+    process 1: (host, remote)."""
+    host = connect(cluster.url(0))
+    room = create(cluster.url(0), host, "tic-tac-toe")
+    host.ok("join", {"room": room["code"]})
+    remote = connect(cluster.url(1))
+    start_game(room, host, [remote])
+    return host, remote
+
+
 @pytest.fixture
 def throwaway_redis():
     """A factory of :class:`ThrowawayRedis` servers (its options), all stopped at the end."""
@@ -173,12 +184,7 @@ def test_what_was_said_while_redis_was_away_reaches_the_other_process(cluster_of
     """Redis pub/sub keeps nothing: the state of a move the owner's own player made while Redis
     was away never reached the player on the other process. Once that process is subscribed
     again, its connections are told their room afresh, without anyone doing anything."""
-    cluster = cluster_of(2, redis_url=own_redis.url)
-    host = connect(cluster.url(0))
-    room = create(cluster.url(0), host, "tic-tac-toe")
-    host.ok("join", {"room": room["code"]})
-    remote = connect(cluster.url(1))
-    start_game(room, host, [remote])
+    host, remote = split_game(cluster_of(2, redis_url=own_redis.url))
 
     own_redis.stop()
     played = host.ok("move", {"move": "place", "args": [4], "seat": 0})["version"]
@@ -250,12 +256,7 @@ def test_two_lounges_on_one_redis_never_hear_each_other(cluster_of):
 def test_a_silent_redis_connection_is_found_out_and_made_again(cluster_of):
     proxy = MutingProxy()
     try:
-        cluster = cluster_of(2, redis_url=proxy.url)
-        host = connect(cluster.url(0))
-        room = create(cluster.url(0), host, "tic-tac-toe")
-        host.ok("join", {"room": room["code"]})
-        remote = connect(cluster.url(1))
-        start_game(room, host, [remote])
+        host, remote = split_game(cluster_of(2, redis_url=proxy.url))
         assert call(remote, "chat", {"text": "before"})["ok"]
 
         proxy.mute()  # nothing arrives any more, and no socket is closed

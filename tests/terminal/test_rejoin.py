@@ -144,12 +144,18 @@ def test_a_move_answered_not_in_room_gets_back_in_once_at_a_time():
 # -- against the real server -------------------------------------------------------------------
 
 
+def bob_through(proxy: Proxy, terms, server) -> tuple:
+    """Ada hosts Tic-Tac-Toe; Bob joins through the proxy: (ada, bob)."""
+    ada, code = host_room(terms, server, "tic-tac-toe")
+    bob = terms("--server", proxy.url, "--join", code, "--name", "Bob")
+    bob.wait("You joined room")
+    return ada, bob
+
+
 def test_a_rejoin_unanswered_then_refused_goes_again_until_it_is_back(terms, server):
     proxy = Proxy(server.port)
     try:
-        ada, code = host_room(terms, server, "tic-tac-toe")
-        bob = terms("--server", proxy.url, "--join", code, "--name", "Bob")
-        bob.wait("You joined room")
+        ada, bob = bob_through(proxy, terms, server)
         proxy.joins = ["drop", "refuse"]  # lost, then "try again": the cluster's takeover
         proxy.cut()
         screen = bob.wait(re.escape(REJOINING)).string
@@ -171,9 +177,7 @@ def test_a_rejoin_unanswered_then_refused_goes_again_until_it_is_back(terms, ser
 def test_a_rejoin_long_unanswered_is_said_and_tried_until_it_is_back(terms, server):
     proxy = Proxy(server.port)
     try:
-        ada, code = host_room(terms, server, "tic-tac-toe")
-        bob = terms("--server", proxy.url, "--join", code, "--name", "Bob")
-        bob.wait("You joined room")
+        ada, bob = bob_through(proxy, terms, server)
         proxy.joins = ["drop"] * 4  # sent again every REJOIN_WAIT: 20 s of silence
         proxy.cut()
         bob.wait(re.escape(REJOINING))
@@ -192,9 +196,7 @@ def test_a_connection_out_of_its_room_gets_back_in(terms, server):
     the client still believes it is in: its next line is refused not_in_room, and it rejoins."""
     proxy = Proxy(server.port)
     try:
-        ada, code = host_room(terms, server, "tic-tac-toe")
-        bob = terms("--server", proxy.url, "--join", code, "--name", "Bob")
-        bob.wait("You joined room")
+        ada, bob = bob_through(proxy, terms, server)
         ada.wait("Bob sat down")
         proxy.to_server('42["leave",{}]')
         ada.wait("Bob left the table")
