@@ -158,9 +158,9 @@ def _join_cluster(config: Config, sockets: LoungeSockets, bus: ClusterBus, loung
     notifier = ClusterNotifier(node_id, sockets, bus, directory)
     service = LoungeService(lounge, notifier, runtime, config)
     url = store.worker.engine.url.render_as_string(hide_password=False)
-    leases = LeaseBook(url, node_id, config.LEASE_SECONDS)
-    node = ClusterNode(service, notifier, sockets, bus, leases)
-    router = ClusterRouter(node, service, notifier, sockets, bus, leases, directory)
+    node = ClusterNode(service, notifier, sockets, bus, LeaseBook(url, node_id,
+                                                                  config.LEASE_SECONDS))
+    router = ClusterRouter(node, directory)
     sockets.register(router)
     router.start()
     Housekeeper(service, store).start()

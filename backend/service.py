@@ -44,8 +44,6 @@ class Caller:
     room_id: str | None = None
 
 
-
-
 class Notifier(Protocol):
     """How the service tells the room's connections (the transport implements it)."""
 

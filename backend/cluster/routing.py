@@ -61,18 +61,15 @@ class ClusterRouter(Router):
     """Events routed to their room's owner, and REST's rooms from the directory (see the
     module docstring)."""
 
-    def __init__(self, node: ClusterNode, service: LoungeService, notifier: ClusterNotifier,
-                 sockets: LoungeSockets, bus: ClusterBus, leases: LeaseBook,
-                 directory: Directory) -> None:
-        self.node = node
-        self.name = node.node  # this process's name
-        self.service = service
-        self.config = service.config
-        self.runtime = service.runtime
-        self.notifier = notifier
-        self.sockets = sockets
-        self.bus = bus
-        self.leases = leases
+    def __init__(self, node: ClusterNode, directory: Directory) -> None:
+        # The node's parts, which the router uses as much as it does.
+        self.node, self.name = node, node.node  # this process's name
+        self.service: LoungeService = node.service
+        self.config, self.runtime = node.config, node.runtime
+        self.notifier: ClusterNotifier = node.notifier
+        self.sockets: LoungeSockets = node.sockets
+        self.bus: ClusterBus = node.bus
+        self.leases: LeaseBook = node.leases
         self.directory = directory
         self.owners: dict[str, str] = {}  # room id -> owner, as last seen
         self.waiting: dict[str, Waiter] = {}
