@@ -271,7 +271,7 @@ class Room:
         host saw there; seats move up when a player leaves, and the next one must not pay."""
         self._check_host(user_id)
         self._check_status(WAITING, "Seats can only be removed before the game starts")
-        if index < len(self.seats) and self._is_hosts(self.seats[index]):
+        if index < len(self.seats) and self.is_hosts_seat(self.seats[index]):
             raise LoungeError("forbidden", "The host’s seat cannot be removed")
         changed = name is not None and (
             index >= len(self.seats) or self.seats[index].name.casefold() != name.casefold())
@@ -297,7 +297,7 @@ class Room:
         self._check_status(WAITING, "The game has already started")
         self._check_enough(len(self.seats))
         waiting = [s.name for s in self.seats
-                   if s.kind == "human" and not s.ready and not self._is_hosts(s)]
+                   if s.kind == "human" and not s.ready and not self.is_hosts_seat(s)]
         if waiting:
             raise LoungeError("not_ready", f"Not everyone is ready: {', '.join(waiting)}")
         self._begin(seed)
@@ -466,7 +466,7 @@ class Room:
         if self.closed:
             raise LoungeError("not_found", "This room has closed")
 
-    def _is_hosts(self, seat: Seat) -> bool:
+    def is_hosts_seat(self, seat: Seat) -> bool:
         """Whether ``seat`` is the host's own (a rematch moves it round: not always seat 0)."""
         return seat.kind == "human" and seat.user_id == self.host
 

@@ -38,7 +38,7 @@ def summary(room: Room) -> dict:
 def _seat(room: Room, index: int) -> dict:
     seat = room.seats[index]
     connected = seat.kind == "bot" or room.is_connected(seat.user_id)
-    ready = seat.ready or seat.kind != "human" or seat.user_id == room.host
+    ready = seat.ready or seat.kind != "human" or room.is_hosts_seat(seat)
     return {"seat": index, "name": seat.name, "kind": seat.kind, "user_id": seat.user_id,
             "level": seat.level, "connected": connected and not seat.left,
             "ready": ready, "left": seat.left, "away": seat.away}

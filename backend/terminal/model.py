@@ -102,16 +102,21 @@ class Model:
     def my_human_seat(self) -> dict | None:
         return self._human_seat(self.user_id)
 
+    def is_host_seat(self, seat: dict) -> bool:
+        """Whether a seat is the host's own, not a hot-seat player of theirs (a rematch moves
+        the seats round: the host's is not always 0)."""
+        return self._is_human_of(seat, (self.room or {}).get("host"))
+
     def host_name(self) -> str:
-        """The host's name (a rematch moves the seats round: the host's is not always 0)."""
-        seat = self._human_seat(self.room.get("host") if self.room else None)
+        seat = next((s for s in self.seats() if self.is_host_seat(s)), None)
         return clean(seat.get("name"), 32) if seat else "The host"
 
     def _human_seat(self, user_id: Any) -> dict | None:
-        for s in self.seats():
-            if s.get("user_id") == user_id and s.get("kind") == "human":
-                return s
-        return None
+        return next((s for s in self.seats() if self._is_human_of(s, user_id)), None)
+
+    @staticmethod
+    def _is_human_of(seat: dict, user_id: Any) -> bool:
+        return seat.get("kind") == "human" and seat.get("user_id") == user_id
 
     def main_state(self) -> dict | None:
         """The state to draw: that of my seat whose turn it is (a hot seat's players share

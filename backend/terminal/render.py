@@ -455,7 +455,7 @@ def _seat_status(seat: dict, model: Model) -> Text:
     words = [clean(seat.get("kind"), 8)]
     if seat.get("kind") == "bot" and seat.get("level"):
         words[0] = f"bot, {clean(seat['level'], 10)}"
-    if seat.get("user_id") == (model.room or {}).get("host") and seat.get("kind") == "human":
+    if model.is_host_seat(seat):
         words.append("host")
     text = Text(", ".join(words), style="dim")
     if seat.get("left"):
