@@ -54,6 +54,21 @@ def too_long(environ: dict, start_response: Callable) -> list[bytes]:
     return _json_answer(start_response, "414 URI Too Long", TOO_LONG)
 
 
+#: The answer to a header line or headers longer than eventlet's server reads (8 KiB a line,
+#: 64 KiB in all), written by :class:`~backend.wsgi_guard.GuardedProtocol` before any app runs.
+HEADERS_TOO_LONG = json.dumps(error_body(
+    "bad_request", "That request's headers are too long: at most 8 KiB a line")).encode()
+
+
+def raw_answer(status: str, body: bytes) -> bytes:
+    """A whole HTTP answer with a JSON body and the security headers, for a request refused
+    before the app could run; the connection closes after it."""
+    head = [f"HTTP/1.1 {status}", "Content-Type: application/json",
+            f"Content-Length: {len(body)}", "Connection: close",
+            *(f"{name}: {value}" for name, value in SECURITY_HEADERS)]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
 INTERNAL = json.dumps(error_body("internal", SERVER_FAULT)).encode()
 #: Printable ASCII but the space and ``%``: what a log line shows of a client's text unescaped.
 LOGGED_AS_IS = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) != "%")

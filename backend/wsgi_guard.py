@@ -27,6 +27,8 @@ import eventlet.wsgi
 from eventlet.greenthread import kill
 from greenlet import getcurrent
 
+from .edge import HEADERS_TOO_LONG, raw_answer
+
 # File descriptors kept for everything that is not a client connection: the listening socket,
 # the database and its helper process, log files, the event hub.
 RESERVED_FDS = 256
@@ -131,6 +133,16 @@ class GuardedProtocol(eventlet.wsgi.HttpProtocol):
         finally:
             self._header_timer.cancel()
             self.waiting.discard(key)
+
+    def parse_request(self) -> bool:
+        """Read the headers; a line or all of them too long get a JSON error (eventlet's own
+        answer has an empty body), as an address too long does."""
+        try:
+            return super().parse_request()
+        except (eventlet.wsgi.HeaderLineTooLong, eventlet.wsgi.HeadersTooLarge):
+            self.wfile.write(raw_answer("431 Request Header Fields Too Large", HEADERS_TOO_LONG))
+            self.close_connection = 1
+            return False
 
     def get_environ(self) -> dict:
         """The request's environ; the request line and headers are in, so the app may run: from

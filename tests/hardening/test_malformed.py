@@ -126,6 +126,21 @@ def test_an_address_too_long_is_a_json_error_and_a_long_one_is_served(server):
         assert answer.status_code in (200, 404), (path[:40], answer.status_code)
 
 
+def test_headers_too_long_are_a_json_error(server):
+    """A header line past 8 KiB, or 64 KiB of headers, is answered 431 with a JSON error and
+    the security headers (eventlet's own answer was an empty 400), before any route runs."""
+    for headers in ({"Authorization": "Bearer " + "a" * 9_000},
+                    {f"X-Pad-{i}": "p" * 4_000 for i in range(20)}):
+        answer = requests.post(f"{server.url}/api/rooms", data=ROOM, headers=headers,
+                               timeout=10)
+        assert answer.status_code == 431, answer.status_code
+        assert answer.json()["error"] == {"code": "bad_request", "message":
+                                          "That request's headers are too long: at most 8 KiB "
+                                          "a line"}
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert requests.get(f"{server.url}/api/games", timeout=10).ok
+
+
 ACK = re.compile(r"^43(\d+)(\[.*\])$", re.S)
 
 
