@@ -14,9 +14,13 @@ from marshmallow import Schema, ValidationError, fields, validate
 NAME_LENGTH = validate.Length(min=1, max=32)
 #: Removed from every text: control and format characters (bidi overrides and isolates, zero
 #: width spaces and joiners, the soft hyphen, the byte-order mark...), line and paragraph
-#: separators, and the invisible Hangul fillers, which could hide or reorder what others read.
+#: separators, and the invisible Hangul fillers and Braille blank, which could hide or reorder
+#: what others read.
 STRIPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-INVISIBLE = frozenset("\u034f\u115f\u1160\u3164\uffa0")
+INVISIBLE = frozenset("\u034f\u115f\u1160\u2800\u3164\uffa0")
+#: Combining marks kept on one character: more than any script stacks, fewer than it takes to
+#: pile accents over the lines above and below (the rest of a run is dropped).
+MAX_MARKS = 4
 CHAT_LENGTH = validate.Length(min=1, max=500)
 ARG_TEXT_MAX = 32
 ARG_INT_LIMIT = 10**9
@@ -37,7 +41,19 @@ class Trimmed(fields.String):
         if not text.isprintable() or not INVISIBLE.isdisjoint(text):
             text = "".join(c for c in text if c in self.keep or (
                 unicodedata.category(c) not in STRIPPED_CATEGORIES and c not in INVISIBLE))
+        if not text.isascii():
+            text = few_marks(text)
         return text.strip()
+
+
+def few_marks(text: str) -> str:
+    """The text with at most :data:`MAX_MARKS` combining marks on any one character."""
+    kept, run = [], 0
+    for c in text:
+        run = run + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
+        if run <= MAX_MARKS:
+            kept.append(c)
+    return "".join(kept)
 
 
 class StrictInt(fields.Integer):

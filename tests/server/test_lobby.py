@@ -253,3 +253,10 @@ def test_bidi_and_zero_width_characters_are_stripped_from_names_and_chat(players
     said = host.wait_for(lambda: host.last("chat"))
     assert said["text"] == "gg wp\nnext?" and said["name"] == "Linus"
     assert guest.call("chat", {"text": "\u200b\u202e\u2066"})["error"]["code"] == "bad_request"
+    blank = players(1)[0]
+    assert blank.call("join", {"room": room["code"], "name": " \u2800 "})["error"]["code"] == (
+        "bad_request")
+    tower, vietnamese = "a" + "\u0301" * 499, "Nguye\u0302\u0303n"  # kept: two marks on one e
+    guest.ok("chat", {"text": f"{tower} {vietnamese}"})
+    said = host.wait_for(lambda: host.last("chat")["text"] != "gg wp\nnext?" and host.last("chat"))
+    assert said["text"] == "a" + "\u0301" * 4 + " " + vietnamese
