@@ -84,6 +84,7 @@ class Room:
         self.turn_deadline: int | None = None  # when the turn being played runs out (ms)
         self.timeouts: dict[int, int] = {}  # turns in a row each seat let run out
         self.turn_armed: tuple | None = None  # the turns.TurnKey the clock was last set for
+        self.turn_ended: tuple = (None, None)  # the turn armed before it, and its deadline
         self.stand_ins: dict[int, str] = {}  # match version -> who acted for the seat's player
         self.game_log: GameLog | None = None
         self.log_news: dict[int | None, dict] = {}  # per reader: the log lines of this change
@@ -353,9 +354,7 @@ class Room:
         """Whether the latest action was a bot's, playing a turn for this seat: a turn's move
         of theirs refused now was sent as the bot played (the rules' reason would mislead)."""
         spec = self.game.moves.get(move)
-        if spec is None or spec.anyone or not self._bot_moved_last():
-            return False
-        return self.match.log_tail(1)[0]["seat"] == seat
+        return spec is not None and not spec.anyone and self._bot_moved_last(seat)
 
     def apply_seat(self, seat: int, move: str, args: list) -> int:
         """Apply a move for a seat (a checked user's, or a bot's); the new version."""
@@ -370,7 +369,7 @@ class Room:
     def undo(self, user_id: str, seat: int | None = None) -> int:
         """Take back the user's last move (where the game allows it); the new version."""
         index = self._acting_seat(user_id, seat, for_undo=True)
-        if self._bot_moved_last():
+        if self._bot_moved_last(index):
             raise LoungeError("invalid_move", "A bot made that move for you: it cannot be "
                                               "taken back")
         try:
@@ -382,12 +381,13 @@ class Room:
     def can_undo(self, seat: int) -> bool:
         """Whether the seat may take back the last move: its own, as the rules allow, and not
         one a bot made for it (a take-back would give its player the turn's time again)."""
-        return self.match is not None and not self._bot_moved_last() and (
+        return self.match is not None and not self._bot_moved_last(seat) and (
             self.match.can_undo(seat))
 
-    def _bot_moved_last(self) -> bool:
-        """Whether the latest action was a bot's, playing for a seat's player."""
-        return self.match is not None and self.match.version in self.stand_ins
+    def _bot_moved_last(self, seat: int) -> bool:
+        """Whether the latest action was a bot's, playing for this seat's player."""
+        m = self.match
+        return m is not None and m.version in self.stand_ins and m.log_tail(1)[0]["seat"] == seat
 
     def _acting_seat(self, user_id: str, seat: int | None, for_undo: bool = False) -> int:
         self._check_status(PLAYING, "No game is being played in this room")

@@ -84,10 +84,17 @@ class TurnClock:
 
     def arm(self, room: Room) -> None:
         """Set the clock for the turn being played, if that turn changed (lock held, before
-        the room is saved)."""
-        key = turn_key(room)
-        if key != room.turn_armed:
-            room.turn_armed = key
+        the room is saved). A take-back that gives a player back the turn their move ended
+        gives them its clock as it was, not a new one."""
+        key, armed = turn_key(room), room.turn_armed
+        if key == armed:
+            return
+        ended, room.turn_ended = room.turn_ended, (armed, room.turn_deadline)
+        room.turn_armed = key
+        taken_back = key is not None and armed is not None and key.turn < armed.turn
+        if taken_back and ended[0] == key and ended[1] is not None:
+            room.turn_deadline = ended[1]
+        else:
             self._set_deadline(room, key)
 
     def keep(self, room: Room) -> None:

@@ -122,6 +122,21 @@ def test_moves_check_seats_and_rules_and_finish_the_game():
     assert room.status == PLAYING and room.match.version == 0 and room.round == 2
 
 
+def test_a_take_back_after_a_bot_played_for_someone_else_says_who_moved():
+    _, room = lounge_with_room()
+    room.attach("c1", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    room.start(HOST, seed=1)
+    room.move(HOST, "place", [4])
+    room.play_for(1, "place", [0], "timeout")
+    with pytest.raises(LoungeError) as err:
+        room.undo(HOST)
+    assert err.value.message.startswith("Another player has moved since")
+    with pytest.raises(LoungeError) as err:
+        room.undo(GUEST)
+    assert err.value.message == "A bot made that move for you: it cannot be taken back"
+
+
 def test_a_seat_left_during_play_is_dropped_and_the_host_leaving_closes():
     lounge, room = lounge_with_room("nine-locks")
     room.attach("c1", GUEST, "Linus", False)

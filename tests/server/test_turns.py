@@ -127,6 +127,27 @@ def test_a_turn_of_several_steps_has_one_clock_and_the_bot_plays_it_all(turn_url
         guest.drop()
 
 
+def test_a_take_back_gives_the_turn_back_with_its_clock_as_it_was(turn_url):
+    """A move taken back returns the turn it ended, against the deadline it had: not a new
+    one (moving and taking back three times in a row would make a turn four times longer)."""
+    room, host, guest = table(turn_url, seconds=60)
+    try:
+        first = host.states[0]["turn_timer"]
+        host.ok("move", {"move": "place", "args": [4]})
+        assert host.wait_for(lambda: host.states[0]["turn_timer"]["seat"] == 1)
+        version = host.ok("undo")["version"]
+        back = host.wait_for(lambda: host.states[0]["version"] == version
+                             and host.states[0]["turn_timer"])
+        assert (back["seat"], back["ends_at"]) == (0, first["ends_at"])
+        host.ok("move", {"move": "place", "args": [0]})
+        theirs = guest.wait_for(lambda: guest.states[1]["turn_timer"]["seat"] == 1
+                                and guest.states[1]["turn_timer"])
+        assert theirs["ms_left"] > 58_000  # the next player's turn has its whole time
+    finally:
+        host.drop()
+        guest.drop()
+
+
 def test_a_player_away_moving_first_is_back(turn_url):
     room, host, guest = table(turn_url, seconds=0)
     try:
