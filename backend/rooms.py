@@ -36,6 +36,12 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def free_colour(seats: list[Seat]) -> int:
+    """The lowest avatar colour no seat at the table has."""
+    taken = {seat.colour for seat in seats}
+    return next(c for c in count() if c not in taken)
+
+
 @dataclass(slots=True)
 class Seat:
     """One place at the table. ``user_id`` is who plays it (a local seat's adder; None: bot)."""
@@ -47,6 +53,7 @@ class Seat:
     ready: bool = False
     left: bool = False
     away: bool = False  # its player is away: a bot plays its turns after a short pause
+    colour: int = 0  # its avatar's colour, kept when the seats move round at a rematch
 
     @property
     def played(self) -> bool:
@@ -88,6 +95,7 @@ class Room:
         self.stand_ins: dict[int, str] = {}  # match version -> who acted for the seat's player
         self.game_log: GameLog | None = None
         self.log_news: dict[int | None, dict] = {}  # per reader: the log lines of this change
+        self.notice: str | None = None  # why the room is back in its lobby (until a game starts)
 
     @property
     def host(self) -> str:
@@ -172,8 +180,7 @@ class Room:
         if not spectate and self.status == WAITING and len(self.seats) < self.game.max_players:
             self.spectators.pop(user_id, None)
             label = self.unique_name(name or f"Player {len(self.seats) + 1}", user_id)
-            self.seats.append(Seat("human", label, user_id))
-            return {"seats": [len(self.seats) - 1], "spectator": False}
+            return {"seats": [self._add_seat(Seat("human", label, user_id))], "spectator": False}
         if name or user_id not in self.spectators:
             self.spectators[user_id] = self.unique_name(name or "Spectator", user_id)
         return {"seats": [], "spectator": True}
@@ -263,6 +270,7 @@ class Room:
         if len(self.seats) >= self.game.max_players:
             raise LoungeError("bad_state", f"{self.game.title} has at most "
                                            f"{self.game.max_players} seats")
+        seat.colour = free_colour(self.seats)
         self.seats.append(seat)
         return len(self.seats) - 1
 
@@ -325,7 +333,7 @@ class Room:
         for seat in self.seats:
             seat.away = False
         self.make_bots()
-        self.status = PLAYING
+        self.status, self.notice = PLAYING, None
         self._after_change()
 
     def make_bots(self) -> None:
@@ -333,6 +341,15 @@ class Room:
         self.bots = {i: make_bot(self.game.slug, s.level, secrets.randbits(32),
                                  seconds=self.hard_seconds)
                      for i, s in enumerate(self.seats) if s.kind == "bot" and not s.left}
+
+    def back_to_lobby(self, notice: str) -> None:
+        """The game cannot go on (it could not be rebuilt after a restart): the room goes back
+        to its lobby with its players, and says why until the next game starts."""
+        self.match, self.bots, self.stand_ins, self.timeouts = None, {}, {}, {}
+        self.seats = [s for s in self.seats if not s.left]
+        for seat in self.seats:
+            seat.ready = seat.away = False
+        self.status, self.turn_deadline, self.notice = WAITING, None, notice
 
     # -- playing -----------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ def summary(room: Room) -> dict:
         "seats": [_seat(room, i) for i in range(len(room.seats))],
         "spectators": len(room.spectators), "created": room.created, "round": room.round,
         "removed": [{"user_id": u, "name": n} for u, n in room.removed.items()],
-        "turn_seconds": room.turn_seconds,
+        "turn_seconds": room.turn_seconds, "notice": room.notice,
         # A count as well as the time: the client's clock need not agree with ours.
         "closes_at": room.closes_at,
         "closes_in_ms": None if room.closes_at is None else max(0, room.closes_at - now_ms()),
@@ -41,7 +41,7 @@ def _seat(room: Room, index: int) -> dict:
     ready = seat.ready or seat.kind != "human" or room.is_hosts_seat(seat)
     return {"seat": index, "name": seat.name, "kind": seat.kind, "user_id": seat.user_id,
             "level": seat.level, "connected": connected and not seat.left,
-            "ready": ready, "left": seat.left, "away": seat.away}
+            "ready": ready, "left": seat.left, "away": seat.away, "colour": seat.colour}
 
 
 def state(room: Room, seat: int | None, full_log: bool = False) -> dict:

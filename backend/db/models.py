@@ -56,6 +56,7 @@ class SeatRow(Base):
     ready: Mapped[bool] = mapped_column(Boolean)
     left: Mapped[bool] = mapped_column(Boolean)
     away: Mapped[bool] = mapped_column(Boolean, default=False)  # a bot plays its turns
+    colour: Mapped[int | None] = mapped_column(Integer)  # its avatar's (None: saved before)
 
 
 class MatchRow(Base):

@@ -8,6 +8,7 @@ history and all).
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import threading
 import time
@@ -16,17 +17,23 @@ from typing import Any
 
 import orjson
 
-from shared_rules import GAMES, Match, replay
+from shared_rules import GAMES, Game, Match, replay
 
-from ..rooms import PLAYING, Room, Seat
+from ..rooms import PLAYING, WAITING, Room, Seat, free_colour
 from .queries import StoredRoom
 
-SeatRecord = tuple[str, str, str | None, str | None, bool, bool, bool]
+log = logging.getLogger(__name__)
+
+#: What a room says when its game could not be rebuilt after a restart.
+GAME_LOST = ("The game being played could not be picked up again after the server restarted, "
+             "so the room is back in its lobby: the host can start a new one.")
+
+SeatRecord = tuple[str, str, str | None, str | None, bool, bool, bool, int]
 
 
 def seat_records(room: Room) -> tuple[SeatRecord, ...]:
     """Every seat of the room as a plain tuple, to compare and to store."""
-    return tuple([(s.kind, s.name, s.user_id, s.level, s.ready, s.left, s.away)
+    return tuple([(s.kind, s.name, s.user_id, s.level, s.ready, s.left, s.away, s.colour)
                   for s in room.seats])
 
 
@@ -125,19 +132,32 @@ def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
     room = Room(row.id, row.code, game, stored.seats[0].name, row.public)
     room.created, room.status, room.round = row.created, row.status, row.round
     room.hard_seconds = hard_seconds
-    room.seats = [Seat(s.kind, s.name, s.user_id, s.level, s.ready, s.left, s.away)
-                  for s in stored.seats]
+    room.seats = []
+    for s in stored.seats:  # a seat saved before seats had colours takes the first free one
+        colour = s.colour if s.colour is not None else free_colour(room.seats)
+        room.seats.append(Seat(s.kind, s.name, s.user_id, s.level, s.ready, s.left, s.away,
+                               colour))
     room.turn_seconds, room.turn_deadline = row.turn_seconds, row.turn_deadline
     room.removed = json.loads(row.removed or "{}")
     room.chat_seq = max((m["id"] for m in stored.chat), default=0)
-    if stored.match is not None:
-        log = [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)}
-               for m in stored.moves]
-        room.stand_ins = {m.version: m.actor for m in stored.moves if m.actor}
-        room.match = replay(game, stored.match.num_players, json.loads(stored.match.seed),
-                            log)
-        if room.match.version != len(log):
-            raise ValueError(f"room {row.code}: the log does not replay to its length")
+    if stored.match is not None and room.status != WAITING:  # a lobby's: one that did not replay
+        try:
+            room.match = replayed(game, stored)
+            room.stand_ins = {m.version: m.actor for m in stored.moves if m.actor}
+        except Exception:
+            log.exception("room %s: its game does not replay; the room is back in its lobby",
+                          row.code)
+            room.back_to_lobby(GAME_LOST)
     if room.status == PLAYING:
         room.make_bots()
     return room
+
+
+def replayed(game: Game, stored: StoredRoom) -> Match:
+    """The room's match, replayed from its seed and log. It raises when the log does not
+    replay, as after an update that changed the game's rules under a game being played."""
+    moves = [{"seat": m.seat, "move": m.move, "args": json.loads(m.args)} for m in stored.moves]
+    match = replay(game, stored.match.num_players, json.loads(stored.match.seed), moves)
+    if match.version != len(moves):
+        raise ValueError("the log does not replay to its length")
+    return match

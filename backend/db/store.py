@@ -224,8 +224,8 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
         writes.add("clear_seats", {"room": room.id})
         writes.add("seats", *[
             {"room_id": room.id, "position": i, "kind": kind, "name": name, "user_id": user_id,
-             "level": level, "ready": ready, "left": left, "away": away}
-            for i, (kind, name, user_id, level, ready, left, away) in enumerate(seats)])
+             "level": level, "ready": ready, "left": left, "away": away, "colour": colour}
+            for i, (kind, name, user_id, level, ready, left, away, colour) in enumerate(seats)])
         writes.add("users", *[{"id": s[2], "name": s[1], "created": now, "seen": now}
                               for s in seats if s[0] == "human" and s[2]])
     _plan_match(writes, room, saved, new_round, match_id, now)

@@ -185,7 +185,10 @@ class Model:
             return
         before = self.status if self.room else None
         people, turn_seconds = self._people(), (self.room or {}).get("turn_seconds")
+        notice = (self.room or {}).get("notice")
         self.room = data
+        if isinstance(data.get("notice"), str) and data["notice"] != notice:
+            self.note(clean(data["notice"]), "error")
         self._host_away(data.get("closes_in_ms"))
         self._check_away()
         if before is not None:

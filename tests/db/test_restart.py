@@ -8,7 +8,9 @@ import threading
 import time
 
 import requests
+from sqlalchemy import create_engine, text
 
+from backend.db.records import GAME_LOST
 from tests.server.conftest import FAST
 from tests.server.harness import (
     TIMEOUT,
@@ -149,6 +151,45 @@ def test_a_hosts_second_room_comes_back_after_a_kill(db_url):
     finally:
         output = server.stop()
     assert "Traceback" not in output and "could not be rebuilt" not in output, output
+
+
+def test_a_game_that_does_not_replay_leaves_its_room_in_the_lobby(db_url):
+    """An update that changes a game's rules under a game being played (here: a stored move
+    the rules do not know): the room comes back in its lobby with its players and chat, says
+    why, and plays on from there; it neither disappears nor keeps its host from hosting."""
+    server = start_server(db_url)
+    try:
+        room, players = open_table(server.url, "tic-tac-toe", 2)
+        players[1].ok("chat", {"text": "my move next"})
+        play_some(players, 3, random.Random(2))
+    finally:
+        kill(server)
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE match_moves SET move = 'teleport' WHERE version = 2"))
+    engine.dispose()
+    server = start_server(db_url)
+    try:
+        host, guest = [Player(server.url, p.session).connect() for p in players]
+        for player in (host, guest):
+            ack = player.ok("join", {"room": room["code"]})
+            assert ack["room"]["status"] == "waiting" and ack["room"]["notice"] == GAME_LOST
+            assert [m["text"] for m in ack["chat"]] == ["my move next"]
+            assert [s["name"] for s in ack["room"]["seats"]] == ["Host", "Guest"]
+        assert requests.get(f"{server.url}/api/rooms/{room['code']}",
+                            timeout=TIMEOUT).json()["status"] == "waiting"
+        guest.ok("ready", {"ready": True})
+        host.ok("start")
+        started = host.wait_for(lambda: host.last("room")["status"] == "playing"
+                                and host.last("room"))
+        assert started["notice"] is None and started["round"] == 2
+        result = play_out([host, guest], seed=4)
+        history = requests.get(f"{server.url}/api/matches", params={"room": room["id"]},
+                               timeout=TIMEOUT).json()["matches"]
+        assert [m["result"] for m in history] == [result]
+    finally:
+        output = server.stop()
+    assert "its game does not replay; the room is back in its lobby" in output, output
 
 
 def fire(player: Player, seat: int, stop: threading.Event, acked: list) -> None:

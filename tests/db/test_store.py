@@ -65,6 +65,16 @@ def test_a_room_comes_back_exactly_after_a_restart(db_url):
     assert back.chat_seq == room.chat_seq == 1
 
 
+def test_seats_saved_before_they_had_colours_take_the_free_ones(db_url):
+    store = open_sql_store(db_url)
+    room = started_room(Lounge(store), "nine-locks", 3)
+    with make_engine(db_url).begin() as conn:
+        conn.execute(text("UPDATE seats SET colour = NULL WHERE position <> 1"))
+    back = reopen(db_url).get(room.id)
+    assert [s.colour for s in back.seats] == [0, 1, 2]
+    assert [s.colour for s in room.seats] == [0, 1, 2]
+
+
 def test_the_sql_store_keeps_history_and_the_memory_store_does_not(sqlite_url):
     store = open_sql_store(sqlite_url)
     assert isinstance(store, HistoryStore) and not isinstance(store, MemoryRoomStore)
@@ -250,7 +260,7 @@ def test_purge_removes_old_games_and_users_with_no_seat(db_url):
 def test_migrations_go_down_and_up_again(db_url):
     engine = make_engine(db_url)
     upgrade(engine)
-    assert current_revision(engine) == head_revision(engine) == "0005"
+    assert current_revision(engine) == head_revision(engine) == "0006"
     downgrade(engine, "base")
     assert current_revision(engine) is None
     upgrade(engine)

@@ -122,6 +122,24 @@ def test_moves_check_seats_and_rules_and_finish_the_game():
     assert room.status == PLAYING and room.match.version == 0 and room.round == 2
 
 
+def test_a_seat_keeps_its_colour_when_seats_move_and_a_newcomer_takes_the_free_one():
+    _, room = lounge_with_room("nine-locks")
+    room.attach("c1", GUEST, "Linus", False)
+    room.add_bot(HOST, "easy")
+    assert [s.colour for s in room.seats] == [0, 1, 2]
+    room.remove_seat(HOST, 1, "Linus")
+    room.add_local(HOST, "Grace")
+    assert [(s.name, s.colour) for s in room.seats] == [("Ada", 0), ("Bot 1 (easy)", 2),
+                                                       ("Grace", 1)]
+    _, room = lounge_with_room()
+    room.add_local(HOST, "Sofa")
+    room.start(HOST, seed=1)
+    for cell, seat in ((0, 0), (3, 1), (1, 0), (4, 1), (2, 0)):
+        room.move(HOST, "place", [cell], seat)
+    room.rematch(HOST, seed=2)
+    assert [(s.name, s.colour) for s in room.seats] == [("Sofa", 1), ("Ada", 0)]
+
+
 def test_a_take_back_after_a_bot_played_for_someone_else_says_who_moved():
     _, room = lounge_with_room()
     room.attach("c1", GUEST, "Linus", False)

@@ -1072,3 +1072,17 @@ def test_a_full_line_is_said_once():
     assert said(model) == ["The line is full: a message is at most 500 characters"]
     app.on_key(ENTER)
     assert link.sent == [("chat", {"text": "x" * 500})]
+
+
+def test_a_room_back_in_its_lobby_says_why_once():
+    model = new_model()
+    model.on_room(room("tic-tac-toe", 2, "playing", mine=1))
+    why = "The game being played could not be picked up again after the server restarted."
+    back = room("tic-tac-toe", 2, "waiting", mine=1) | {"notice": why}
+    model.on_room(back)
+    model.on_room(back | {"spectators": 1})
+    assert [line.text for line in model.lines].count(why) == 1
+    assert why in text_of(model)
+    model.on_room(room("tic-tac-toe", 2, "playing", mine=1) | {"notice": None})
+    model.on_room(back)
+    assert [line.text for line in model.lines].count(why) == 2

@@ -24,7 +24,7 @@ export function PlayerBox({ seat, info, isTurn, out, outLabel, children }: Playe
     <section className={`player-box ${isTurn ? "is-turn" : ""} ${out ? "is-out" : ""}`} aria-label={label}
       data-testid={`player-${seat}`}>
       <div className="player-head">
-        <Avatar name={name} seat={seat} bot={info?.kind === "bot"} />
+        <Avatar name={name} colour={info?.colour ?? seat} bot={info?.kind === "bot"} />
         <span className="name" title={name}>{name}</span>
       </div>
       <div className="btn-row" style={{ justifyContent: "center", gap: "0.25rem" }}>

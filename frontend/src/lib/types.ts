@@ -51,6 +51,8 @@ export interface SeatInfo {
   left: boolean;
   /** A bot plays this seat's turns for its player (away) until they are back. */
   away?: boolean;
+  /** Its avatar's colour (a number): it stays with the seat when a rematch moves the seats round. */
+  colour?: number;
   /** The running turn clock of this seat (worked out in the client from `turn_timer`). */
   clock?: SeatClock;
 }
@@ -95,6 +97,9 @@ export interface Room {
   closes_in_ms?: number | null;
   /** Players the host removed: they may only watch until the host lets them back. */
   removed?: RemovedPlayer[];
+  /** Why the room is back in its lobby (its game could not be picked up after a restart), until
+   * the next game starts; null otherwise. */
+  notice?: string | null;
 }
 
 export interface RemovedPlayer {

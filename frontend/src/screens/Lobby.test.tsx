@@ -37,6 +37,25 @@ describe("Lobby", () => {
     expect(card.textContent?.match(/easy/g)).toHaveLength(1);
   });
 
+  it("says why the room is back in its lobby, and nothing when it is not", () => {
+    const why = "The game being played could not be picked up again after the server restarted.";
+    const { rerender } = render(<Lobby room={room({ notice: why })} userId="u1" mySeats={[1]} spectator={false}
+      turnTimes={[30, 60]} send={vi.fn()} onLeave={vi.fn()} offline={false} />);
+    expect(screen.getByTestId("room-notice")).toHaveTextContent(why);
+    rerender(<Lobby room={room({ notice: null })} userId="u1" mySeats={[1]} spectator={false}
+      turnTimes={[30, 60]} send={vi.fn()} onLeave={vi.fn()} offline={false} />);
+    expect(screen.queryByTestId("room-notice")).toBeNull();
+  });
+
+  it("colours each avatar by its seat's colour, which stays with the player when seats move", () => {
+    const table = room({ seats: [seat(0, "Grace", { colour: 1 }), seat(1, "Ada", { colour: 0 })] });
+    render(<Lobby room={table} userId="u0" mySeats={[0]} spectator={false} turnTimes={[30, 60]} send={vi.fn()}
+      onLeave={vi.fn()} offline={false} />);
+    const colour = (n: number) => (screen.getByTestId(`seat-${n}`).querySelector(".avatar") as HTMLElement).style.background;
+    expect(colour(0)).toBe("rgb(198, 40, 40)");
+    expect(colour(1)).toBe("rgb(21, 101, 192)");
+  });
+
   it("counts the open seats in one line too, for a phone", () => {
     lobby("u0", false);
     expect(screen.getByTestId("open-seats")).toHaveTextContent(/^2 open seats$/);

@@ -190,7 +190,7 @@ function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
         <li key={seat.seat} className={`seat ${mySeats.includes(seat.seat) ? "seat-me" : ""}`}
           data-testid={`seat-${seat.seat}`}>
           <div className="seat-top">
-            <Avatar name={seat.name} seat={seat.seat} bot={seat.kind === "bot"} />
+            <Avatar name={seat.name} colour={seat.colour ?? seat.seat} bot={seat.kind === "bot"} />
             <span className="seat-name">{seat.name}</span>
           </div>
           <SeatTags seat={seat} isHost={isHostSeat(room, seat)} isMe={mySeats.includes(seat.seat)} />
@@ -291,6 +291,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         <span className="pill">{room.seats.length}/{room.max_players} seats</span>
         {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
       </div>
+      {room.notice && <p className="notice" role="status" data-testid="room-notice">{room.notice}</p>}
       <InviteBox code={room.code} />
       {spectator && (
         <WatcherNote removed={removed.some((player) => player.user_id === userId)} canSit={seatFree(room)}
