@@ -144,9 +144,9 @@ def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
         try:
             room.match = replayed(game, stored)
             room.stand_ins = {m.version: m.actor for m in stored.moves if m.actor}
-        except Exception:
-            log.exception("room %s: its game does not replay; the room is back in its lobby",
-                          row.code)
+        except Exception as exc:  # said in one line: the move and the rules' reason tell why
+            log.error("room %s: its game does not replay (%s: %s); the room is back in its "
+                      "lobby", row.code, type(exc).__name__, exc)
             room.back_to_lobby(GAME_LOST)
     if room.status == PLAYING:
         room.make_bots()

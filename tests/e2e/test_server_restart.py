@@ -6,7 +6,8 @@ of its own, killed (kill -9) and started again on the same port and database, wi
 longer than the restart.
 
 Screenshots: ``restart-lobby-offline`` (the host's lobby while the server is down) and
-``restart-game-back`` (the game started after it came back)."""
+``restart-game-back`` (the game started after it came back), ``restart-game-lost`` (a lobby
+whose game did not replay)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from sqlalchemy import create_engine, text
 
 from tests.live_server import Server
 
@@ -79,6 +81,46 @@ def test_the_lobby_waits_for_a_restarted_server_and_the_game_goes_on(browser: Br
             expect(page.get_by_test_id("table")).to_be_visible()
         expect(ada.get_by_test_id("turn")).to_have_text("Your turn")
         shot(ada, shots, "restart-game-back", full_page=False)
+        play_until_result([ada, grace], max_seconds=60)
+        expect(grace.get_by_test_id("result")).to_be_visible()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_game_that_does_not_replay_after_a_restart_leaves_the_room_in_its_lobby(
+        browser: Browser, server: Server, shots):
+    """An update changed the rules under a game being played (here: a stored move the rules do
+    not know): both pages come back to the lobby with their seats and chat, and say why."""
+    contexts, ada, grace = two_tabs(browser, server.url, DESKTOP)
+    try:
+        code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
+        join_by_code(grace, "Grace", code)
+        send_chat(grace, "good luck")
+        grace.get_by_role("button", name="I’m ready").click()
+        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
+        ada.get_by_role("button", name="Start game").click()
+        ada.get_by_test_id("cell-4").click()
+        expect(grace.get_by_test_id("cell-4")).to_have_text("X")
+
+        server.kill()
+        engine = create_engine(server.environ["DATABASE_URL"])
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE match_moves SET move = 'teleport'"))
+        engine.dispose()
+        server.restart()
+        for page in (ada, grace):
+            notice = page.get_by_test_id("room-notice")
+            expect(notice).to_contain_text("could not be picked up again",
+                                           timeout=BACK_SECONDS * 1000)
+            expect(page.get_by_test_id("seat-1")).to_contain_text("Grace")
+            expect(page.get_by_text("good luck")).to_be_visible()
+        shot(grace, shots, "restart-game-lost", full_page=False)
+        grace.get_by_role("button", name="I’m ready").click()
+        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
+        ada.get_by_role("button", name="Start game").click()
+        for page in (ada, grace):
+            expect(page.get_by_test_id("table")).to_be_visible()
         play_until_result([ada, grace], max_seconds=60)
         expect(grace.get_by_test_id("result")).to_be_visible()
     finally:
