@@ -289,11 +289,14 @@ class ClusterRouter(Router):
 
     def _rejoin(self, room_id: str) -> None:
         """This process's connections in a room join it again (its owner tells them the room,
-        their seats and their states afresh)."""
+        their seats and their states afresh), and get the room's chat history again, which
+        holds what was said meanwhile (clients keep one of each message, by its id)."""
         for conn in self.sockets.members(room_id):
             try:
-                self.dispatch("join", self.sockets.caller(conn), {"room": room_id,
-                                                                  "spectate": True})
+                ack = self.dispatch("join", self.sockets.caller(conn), {"room": room_id,
+                                                                        "spectate": True})
+                for message in (ack or {}).get("chat", []):
+                    self.sockets.send(conn.sid, "chat", message)
             except LoungeError as exc:
                 log.warning("connection %s could not rejoin room %s: %s", conn.sid, room_id,
                             exc.message)

@@ -182,18 +182,23 @@ def test_redis_going_away_and_coming_back(cluster_of, own_redis):
 
 def test_what_was_said_while_redis_was_away_reaches_the_other_process(cluster_of, own_redis):
     """Redis pub/sub keeps nothing: the state of a move the owner's own player made while Redis
-    was away never reached the player on the other process. Once that process is subscribed
-    again, its connections are told their room afresh, without anyone doing anything."""
+    was away never reached the player on the other process, nor did the chat said meanwhile.
+    Once that process is subscribed again, its connections are told their room afresh, and
+    its chat history again, without anyone doing anything."""
     host, remote = split_game(cluster_of(2, redis_url=own_redis.url))
+    host.ok("chat", {"text": "before"})
+    remote.wait_for(lambda: remote.received("chat"))
 
     own_redis.stop()
     played = host.ok("move", {"move": "place", "args": [4], "seat": 0})["version"]
+    host.ok("chat", {"text": "your turn"})
     time.sleep(RETRY_SECONDS * 2)
     assert remote.states[1]["version"] < played  # its state was lost with Redis
 
     own_redis.start()
     remote.wait_for(lambda: remote.states[1]["version"] == played, seconds=15)
     assert remote.states[1]["view"]["cells"][4] == "X"
+    remote.wait_for(lambda: any(m["text"] == "your turn" for m in remote.received("chat")))
     assert call(remote, "move", {"move": "place", "args": [0], "seat": 1})["ok"]
     host.wait_for(lambda: host.states[0]["view"]["cells"][0] == "O")
 
