@@ -74,6 +74,7 @@ class Room:
         self.seats: list[Seat] = [Seat("human", host_name, room_id, ready=True)]
         self.spectators: dict[str, str] = {}
         self.removed: dict[str, str] = {}  # users the host removed (by id: name): they only watch
+        self.let_back: dict[str, str] = {}  # of those, the ones let back in (by id: name)
         self.connections: dict[str, str] = {}
         self.match: Match | None = None
         self.bots: dict[int, object] = {}
@@ -179,7 +180,8 @@ class Room:
             name = name or self.removed[user_id]
         if not spectate and self.status == WAITING and len(self.seats) < self.game.max_players:
             self.spectators.pop(user_id, None)
-            label = self.unique_name(name or f"Player {len(self.seats) + 1}", user_id)
+            name = name or self.let_back.pop(user_id, None) or f"Player {len(self.seats) + 1}"
+            label = self.unique_name(name, user_id)
             return {"seats": [self._add_seat(Seat("human", label, user_id))], "spectator": False}
         if name or user_id not in self.spectators:
             self.spectators[user_id] = self.unique_name(name or "Spectator", user_id)
@@ -295,10 +297,13 @@ class Room:
                 self.spectators[seat.user_id] = seat.name
 
     def allow(self, user_id: str, removed: str) -> None:
-        """The host lets a player they removed take a seat again (they join again for one)."""
+        """The host lets a player they removed take a seat again (they join again for one,
+        under their name unless they give another)."""
         self._check_host(user_id)
-        if self.removed.pop(removed, None) is None:
+        name = self.removed.pop(removed, None)
+        if name is None:
             raise LoungeError("not_found", "Nobody with that id was removed from this room")
+        self.let_back[removed] = name
 
     def start(self, user_id: str, seed: int | str | None = None) -> None:
         """The host starts the game: enough seats, every human ready."""

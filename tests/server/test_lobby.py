@@ -224,7 +224,8 @@ def test_a_removed_player_may_only_watch_until_the_host_lets_them_back(players, 
     assert host.call("allow", {})["error"]["code"] == "bad_request"
     host.ok("allow", {"user_id": guest.user_id})
     assert host.wait_for(lambda: host.last("room")["removed"] == [])
-    assert guest.ok("join", {"room": room["code"]})["seats"] == [2]
+    back = guest.ok("join", {"room": room["code"]})  # no name: the one they watched under
+    assert back["seats"] == [2] and back["room"]["seats"][2]["name"] == "Linus"
 
 
 def test_names_are_unique_within_a_room(players, room_of):
