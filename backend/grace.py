@@ -1,8 +1,10 @@
 """Grace periods: someone whose last connection went keeps their place a while.
 
-A player gets ``PLAYER_GRACE_SECONDS`` to come back before their seats are given up (the game
-goes on without them); the host gets ``HOST_GRACE_SECONDS`` before the room closes, and the
-guests are shown when (``Room.closes_at``); a room whose host never connects closes after
+A player gets ``PLAYER_GRACE_SECONDS`` to come back before their seats are given up; in a game
+being played they keep them, away (a bot plays their turns), until the game is over, and a
+rematch leaves them out if they are still gone (:meth:`~backend.rooms.Room.expire`). The host
+gets ``HOST_GRACE_SECONDS`` before the room closes, and the guests are shown when
+(``Room.closes_at``); a room whose host never connects closes after
 ``UNCLAIMED_ROOM_SECONDS``. Coming back (a ``join``) or leaving for good ends the wait; a user
 who goes again starts a new one. The clock runs in the room's owner process, on its
 :class:`~backend.runtime.Runtime`, like the turn clocks (:mod:`backend.turns`).

@@ -75,6 +75,7 @@ class Room:
         self.spectators: dict[str, str] = {}
         self.removed: dict[str, str] = {}  # users the host removed (by id: name): they only watch
         self.let_back: dict[str, str] = {}  # of those, the ones let back in (by id: name)
+        self.gone: set[str] = set()  # players whose grace ran out in a game, seats kept away
         self.connections: dict[str, str] = {}
         self.match: Match | None = None
         self.bots: dict[int, object] = {}
@@ -171,6 +172,7 @@ class Room:
         """Connect ``conn`` for ``user_id``: their seats back, a new seat, or a spectator place."""
         self._check_open()
         self.connections[conn] = user_id
+        self.gone.discard(user_id)
         seats = self.seats_of(user_id)
         if seats:
             self.spectators.pop(user_id, None)
@@ -208,8 +210,17 @@ class Room:
         return False
 
     def expire(self, user_id: str) -> bool:
-        """The grace period of a disconnected user ran out. True when the room must close."""
+        """The grace period of a disconnected user ran out. True when the room must close. A
+        player of the game being played keeps their seats, away (a bot plays their turns),
+        and may come back to them until the game is over: a phone put away a minute must not
+        cost its player the game. The rematch leaves them out if they are still gone."""
         if self.closed or self.is_connected(user_id):
+            return False
+        seats = self.seats_of(user_id)
+        if self.status == PLAYING and seats and user_id != self.host:
+            self.gone.add(user_id)
+            for seat in seats:
+                self.seats[seat].away = True
             return False
         return self.leave(user_id)
 
@@ -321,7 +332,7 @@ class Room:
         one place round the table (the first goes last), so that who starts takes turns."""
         self._check_host(user_id)
         self._check_status(FINISHED, "A rematch can only start when the game is over")
-        kept = [s for s in self.seats if not s.left]
+        kept = [s for s in self.seats if not s.left and s.user_id not in self.gone]
         self._check_enough(len(kept))
         self.seats = kept[1:] + kept[:1]
         self._begin(seed)
@@ -464,7 +475,8 @@ class Room:
 
     def play_for(self, seat: int, move: str, args: list, reason: str) -> None:
         """A bot plays one action of the seat's turn for its player; ``reason``: "timeout" (the
-        time ran out) or "away". The room keeps why, as its record of stand-ins."""
+        time ran out), "away", or "gone" (the player's grace period ran out in the game). The
+        room keeps why, as its record of stand-ins."""
         self.apply_seat(seat, move, args)
         self.stand_ins[self.match.version] = reason
 

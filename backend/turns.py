@@ -154,13 +154,14 @@ class TurnClock:
         """The easy bot plays every step of the seat's turn; True when that made the seat
         away (its second turn in a row run out)."""
         away = room.seats[seat].away
+        reason = "gone" if room.seats[seat].user_id in room.gone else (
+            "away" if away else "timeout")
         bot = make_bot(room.game.slug, "easy", secrets.randbits(32))
         turn = room.match.ctx["turn"]
         for _ in range(MAX_STEPS):
             legal = turn_moves(room, seat)
             choice = bot.choose(room.match.view(seat), legal) or legal[0]
-            room.play_for(seat, choice["move"], list(choice.get("args", [])),
-                          "away" if away else "timeout")
+            room.play_for(seat, choice["move"], list(choice.get("args", [])), reason)
             if not _turn_goes_on(room, seat, turn):
                 break
         return not away and room.ran_out(seat)

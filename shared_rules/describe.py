@@ -69,6 +69,8 @@ def stand_in_line(reason: str | None, names: Names, seat: int) -> list[str]:
     name = who(names, seat)
     if reason == "timeout":
         return [f"{name}’s time ran out: a bot played for them"]
+    if reason == "gone":
+        return [f"A bot played for {name}, who lost their connection"]
     return [f"A bot played for {name}, who is away"]
 
 

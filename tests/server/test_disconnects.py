@@ -42,13 +42,25 @@ def test_another_player_leaving_lets_the_game_go_on(players, room_of):
     assert a.call("move", {"move": "pick_up"})["error"]["code"] == "not_in_room"
 
 
-def test_a_player_who_stays_away_is_dropped_after_the_grace_period(players, room_of):
+def test_a_player_gone_past_the_grace_period_keeps_the_seat_and_a_bot_plays_for_them(
+        players, room_of):
+    """A phone put away a minute must not cost its player the game: past the grace period the
+    seat is away (a bot plays its turns), and its player takes it back when they return."""
     room, (host, guest) = started(players, room_of)
     guest.drop()
-    host.wait_for(lambda: seat_info(host, 1)["connected"] is False)
-    result = host.wait_for(lambda: host.states[0]["result"], seconds=4)
-    assert result == {"winner": 0}
-    assert seat_info(host, 1)["left"] and host.last("room")["status"] == "finished"
+    host.wait_for(lambda: seat_info(host, 1)["away"], seconds=4)
+    assert not seat_info(host, 1)["left"] and host.last("room")["status"] == "playing"
+    host.ok("move", {"move": "place", "args": [4]})
+    host.wait_for(lambda: host.states[0]["version"] == 2, seconds=8)
+    assert "A bot played for Guest, who lost their connection" in [
+        line["text"] for line in host.received("state")[-1]["log"]]
+    guest.reconnect()
+    ack = guest.ok("join", {"room": room["code"]})
+    assert ack["my_seats"] == [1] and ack["left_game"] is False
+    guest.ok("back")
+    host.ok("move", {"move": "place", "args": [0]})
+    guest.wait_for(lambda: guest.states[1]["version"] == 3)
+    guest.ok("move", {"move": "place", "args": [8]})
 
 
 def test_a_waiting_seat_is_freed_when_its_player_stays_away(players, room_of):

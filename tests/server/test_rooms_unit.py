@@ -140,6 +140,24 @@ def test_a_seat_keeps_its_colour_when_seats_move_and_a_newcomer_takes_the_free_o
     assert [(s.name, s.colour) for s in room.seats] == [("Sofa", 1), ("Ada", 0)]
 
 
+def test_a_player_gone_in_a_game_keeps_the_seat_away_and_a_rematch_leaves_them_out():
+    _, room = lounge_with_room()
+    room.attach("c1", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    room.start(HOST, seed=1)
+    room.detach("c1")
+    assert room.expire(GUEST) is False
+    assert room.seats[1].away and not room.seats[1].left and room.status == PLAYING
+    for cell, seat in ((0, 0), (3, 1), (1, 0), (4, 1), (2, 0)):
+        room.apply_seat(seat, "place", [cell])
+    with pytest.raises(LoungeError) as err:
+        room.rematch(HOST)  # without the player still gone, one seat is too few
+    assert err.value.message == "Tic-Tac-Toe needs at least 2 players"
+    room.attach("c2", GUEST, None, False)  # back: they stay at the table
+    room.rematch(HOST, seed=2)
+    assert [s.name for s in room.seats] == ["Linus", "Ada"]
+
+
 def test_a_take_back_after_a_bot_played_for_someone_else_says_who_moved():
     _, room = lounge_with_room()
     room.attach("c1", GUEST, "Linus", False)

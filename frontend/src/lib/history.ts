@@ -33,8 +33,8 @@ export interface ReplayStep {
   view: View;
   /** What happened at this step, in the server's words (the spectator's game log). */
   log?: string[];
-  /** Who made the move: its player, or a bot standing in ("timeout", "away"). */
-  actor?: "player" | "timeout" | "away";
+  /** Who made the move: its player, or a bot standing in ("timeout", "away", "gone"). */
+  actor?: "player" | "timeout" | "away" | "gone";
 }
 
 export interface Replay extends MatchSummary {

@@ -141,7 +141,7 @@ export interface GameState {
   version: number;
   can_undo?: boolean;
   /** Why a bot made the action this state shows for its seat's player, or null: a person did. */
-  stand_in?: "timeout" | "away" | null;
+  stand_in?: "timeout" | "away" | "gone" | null;
   /** Which game of the room this is: a rematch starts the next round (and version 0 again). */
   round: number;
   /** The game log lines the server wrote for this seat: the new ones, or with `log_full` the
