@@ -29,7 +29,8 @@ class Config:
     HOST: str = "127.0.0.1"
     PORT: int = 5000
     # Other origins allowed for REST and Socket.IO; the server's own origin always is. Empty by
-    # default: the Vite dev server forwards /api and /socket.io, so the page is same-origin.
+    # default: the lounge serves its own client. The Vite dev server (npm run dev) keeps its
+    # page's origin when it forwards /api and /socket.io, so it needs its origin here.
     CORS_ORIGINS: tuple[str, ...] = ()
     # Addresses of the proxies whose X-Forwarded-* headers are believed ("*": any peer).
     FORWARDED_ALLOW_IPS: tuple[str, ...] = ()

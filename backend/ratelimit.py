@@ -1,4 +1,5 @@
-"""Token buckets: a per-connection event limit and a per-address REST limit."""
+"""Token buckets, one per key: events per identity, and per client address REST writes, new
+identities, new connections and history reads."""
 
 from __future__ import annotations
 

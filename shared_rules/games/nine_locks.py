@@ -101,9 +101,9 @@ def play(G: dict, t: Turn, card: str, pile: int) -> dict:
         raise InvalidMove(f"You do not hold {_the(card)}")
     state = G["pile_states"][pile]
     if state == DOWN:
-        raise InvalidMove(f"Pile {pile} is face down: you can only play on an unlocked pile")
+        raise InvalidMove(f"Pile {pile + 1} is face down: you can only play on an unlocked pile")
     if state == LOCKED:
-        raise InvalidMove(f"Pile {pile} is locked: you can only play on an unlocked pile")
+        raise InvalidMove(f"Pile {pile + 1} is locked: you can only play on an unlocked pile")
     top = G["piles"][pile][-1]
     if card not in FITS[top]:
         raise InvalidMove(f"{_a(card)} cannot go on {_the(top)}")
@@ -168,9 +168,9 @@ def unlock(G: dict, t: Turn, pile: int) -> dict:
     states = G["pile_states"]
     state = states[pile]
     if DOWN in states and state != DOWN:
-        raise InvalidMove(f"Pile {pile} is already face up: choose a face-down pile to unlock")
+        raise InvalidMove(f"Pile {pile + 1} is already face up: choose a face-down pile to unlock")
     if state != LOCKED and DOWN not in states:
-        raise InvalidMove(f"Pile {pile} is not locked: choose a locked pile to unlock")
+        raise InvalidMove(f"Pile {pile + 1} is not locked: choose a locked pile to unlock")
     if state == LOCKED:
         return dict(G, pile_states=_with_state(states, pile, UNLOCKED))
     return _turn_up(G, t, pile)

@@ -181,9 +181,9 @@ def test_bad_arguments_get_a_sentence(card, pile, message):
 
 def test_you_cannot_play_on_a_face_down_or_locked_pile():
     match = at(table([["QH", "5C"], ["5D"]], piles={4: ["KH"], 0: ["KD"]}, locked=(0,)))
-    with pytest.raises(InvalidMove, match="^Pile 0 is locked"):
+    with pytest.raises(InvalidMove, match="^Pile 1 is locked"):
         match.apply(0, "play", "QH", 0)
-    with pytest.raises(InvalidMove, match="^Pile 1 is face down"):
+    with pytest.raises(InvalidMove, match="^Pile 2 is face down"):
         match.apply(0, "play", "QH", 1)
     assert moves(match, 0, "play") == [["QH", 4]]
 
@@ -290,7 +290,7 @@ def test_after_a_pick_up_you_must_unlock_a_face_down_pile_while_there_is_one():
     assert match.active_seats == [0] and match.ctx["stage"] == "unlock"
     assert moves(match, 0, "unlock") == [[i] for i in (1, 2, 3, 5, 6, 7, 8)]
     assert [m["move"] for m in match.legal_moves(0)] == ["unlock"] * 7
-    with pytest.raises(InvalidMove, match="^Pile 0 is already face up"):
+    with pytest.raises(InvalidMove, match="^Pile 1 is already face up"):
         match.apply(0, "unlock", 0)
     with pytest.raises(InvalidMove, match="^First unlock a pile"):
         match.apply(0, "play", "2C", 4)
@@ -306,7 +306,7 @@ def test_once_no_pile_is_face_down_you_must_unlock_a_locked_pile():
                                            "5D", "6D", "7D", "8D"])}
     match = at(table([["2C", "3C"], ["7S"]], piles=piles, locked=(2, 6))).apply(0, "pick_up")
     assert moves(match, 0, "unlock") == [[2], [6]]
-    with pytest.raises(InvalidMove, match="^Pile 4 is not locked"):
+    with pytest.raises(InvalidMove, match="^Pile 5 is not locked"):
         match.apply(0, "unlock", 4)
     after = match.apply(0, "unlock", 6)
     assert after.G["pile_states"][6] == U and after.active_seats == [1]
