@@ -65,12 +65,16 @@ function eventText(event: SlapEvent, seats: SeatInfo[]): string {
 }
 
 /** The pile in the middle: its top three cards, a little askew, the top one named. */
-function SlapPile({ pile, offset }: { pile: string[]; offset: CSSProperties }): ReactElement {
+/** The pile, its top three cards shown. `slapped`: someone slapped it since its last card (the view's
+ * `pile_slapped`): any slap on it now is late and costs three cards, which it may not look like (a
+ * bad slap's cards under an empty pile can make a pair on top), so it says so until the next card. */
+function SlapPile({ pile, offset, slapped }: { pile: string[]; offset: CSSProperties; slapped: boolean }): ReactElement {
   const top3 = pile.slice(-3);
+  const said = slapped ? ", already slapped: wait for the next card" : "";
   return (
     <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: "0.3rem" }}>
       <span className="label-on-felt">Pile · {cardCount(pile.length)}</span>
-      <div className="sj-pile" role="group" aria-label={`The pile, ${cardCount(pile.length)}`} data-testid="sj-pile">
+      <div className="sj-pile" role="group" aria-label={`The pile, ${cardCount(pile.length)}${said}`} data-testid="sj-pile">
         {top3.length === 0 && <div className="empty-slot" style={{ position: "absolute", inset: "12%" }}>empty</div>}
         {top3.map((code, i) => {
           const isTop = i === top3.length - 1;
@@ -83,6 +87,7 @@ function SlapPile({ pile, offset }: { pile: string[]; offset: CSSProperties }): 
           );
         })}
       </div>
+      {slapped && <span className="pill pill-warn sj-slapped" data-testid="sj-slapped">Already slapped: wait for the next card</span>}
     </div>
   );
 }
@@ -149,7 +154,8 @@ export function Slapjack(props: BoardProps): ReactElement {
 
       <div className="center">
         <div className="sj-row">
-          <SlapPile pile={(view.pile as string[]) ?? []} offset={fromOffset(mover, seat) as CSSProperties} />
+          <SlapPile pile={(view.pile as string[]) ?? []} offset={fromOffset(mover, seat) as CSSProperties}
+            slapped={view.pile_slapped === true} />
           {slappers.map(({ seat: slapper, legal: moves }) => {
             const move = slapFor(moves, view, slapper);
             // With one seat the space bar slaps, with several the seat's name says whose button it is.

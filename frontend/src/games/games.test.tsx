@@ -157,6 +157,15 @@ describe("Slapjack", () => {
     expect(screen.getByRole("img", { name: "Top of the pile: jack of clubs" })).toBeInTheDocument();
   });
 
+  it("says a pile already slapped is one to leave alone until the next card", () => {
+    const pair = { version: 9, pile: ["KH", "3H", "KC"], stacks_count: [20, 27], events: [] };
+    const { rerender } = render(<Slapjack {...props({ view: view("slapjack", { ...pair, pile_slapped: true }), legal: [] })} />);
+    expect(screen.getByTestId("sj-slapped")).toHaveTextContent("Already slapped: wait for the next card");
+    expect(screen.getByRole("group", { name: /already slapped/ })).toBeInTheDocument();
+    rerender(<Slapjack {...props({ view: view("slapjack", { ...pair, pile_slapped: false }), legal: [] })} />);
+    expect(screen.queryByTestId("sj-slapped")).toBeNull();
+  });
+
   it("names its key only as a key hint, which a touch screen does not show", () => {
     const v = view("slapjack", { version: 7, pile: ["4H"], stacks_count: [20, 30], events: [] });
     render(<Slapjack {...props({ view: v, legal: [{ move: "slap", args: [7] }] })} />);
