@@ -55,9 +55,11 @@ export function Opponents({ view, seat, seats, out, outLabel, children }: {
   outLabel?: string;
   children: (seat: number) => ReactNode;
 }): ReactElement {
+  const others = othersAround(view.num_players, seat);
+  // Five others or more: smaller boxes, so that they fit one row of a desktop's table.
   return (
-    <div className="opponents">
-      {othersAround(view.num_players, seat).map((s) => (
+    <div className={`opponents ${others.length >= 5 ? "many" : ""}`}>
+      {others.map((s) => (
         <PlayerBox key={s} seat={s} info={seats[s]} isTurn={playsNow(view, s)} out={out?.(s)} outLabel={outLabel}>
           {children(s)}
         </PlayerBox>

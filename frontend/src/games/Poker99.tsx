@@ -99,13 +99,16 @@ export function Poker99(props: BoardProps): ReactElement {
       </Opponents>
 
       <div className="center">
-        <div className="deck-area">
+        {/* One row, the direction under the total: with six players the table is tall, and a row
+            more would put the direction or the last card under the hand, which stays in view. */}
+        <div className="deck-area p99-center">
           <div className="deck-col">
             <span className="label-on-felt">Deck</span>
             <FaceDownHand count={(view.deck_count as number) ?? 0} label="Draw deck" />
           </div>
           <div className="deck-col">
             <TotalDial total={(view.total as number) ?? 0} max={view.max_total as number} />
+            <Direction clockwise={view.direction >= 0} />
           </div>
           <div className="deck-col">
             <span className="label-on-felt">Last played</span>
@@ -117,7 +120,6 @@ export function Poker99(props: BoardProps): ReactElement {
             )}
           </div>
         </div>
-        <Direction clockwise={view.direction >= 0} />
       </div>
 
       {seat !== null && (
