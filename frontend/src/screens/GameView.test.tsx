@@ -195,7 +195,8 @@ describe("GameView, at the table", () => {
       render(table("tic-tac-toe", ticTacToe(0, empty), { away: [0], clock: awayClock, send }));
       const back = screen.getByRole("button", { name: "I’m back" });
       expect(back.closest(".table-head")).toContainElement(screen.getByTestId("turn-clock"));
-      expect(screen.getByTestId("away-note")).toHaveTextContent("You are away: a bot plays your turns until you press “I’m back” above.");
+      expect(screen.getByTestId("turn-clock")).toHaveTextContent("You are away: a bot plays in");
+      expect(screen.queryByTestId("away-note")).toBeNull(); // the bar says it: no second line
       fireEvent.click(back);
       expect(send).toHaveBeenCalledWith("back", {});
     });
@@ -204,6 +205,7 @@ describe("GameView, at the table", () => {
       const v = view("tic-tac-toe", { cells: empty, marks: ["X", "O"], current: 1 });
       render(table("tic-tac-toe", { 0: state(v) }, { away: [0], clock: { seat: 1, endsAt: Date.now() + 30_000, away: false } }));
       expect(screen.getByRole("button", { name: "I’m back" }).closest(".table-head")).not.toBeNull();
+      expect(screen.getByTestId("away-note")).toHaveTextContent("You are away: a bot plays your turns until you press “I’m back” above.");
     });
 
     it("has it for a hot-seat player away too", () => {

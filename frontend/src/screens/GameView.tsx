@@ -269,13 +269,17 @@ export function GameView(props: GameViewProps): ReactElement {
   const running = clock && !state.result ? clock : null;
   const seats = room.seats.map((s) => (s.seat === running?.seat ? { ...s, clock: { endsAt: running.endsAt, away: running.away } } : s));
   const awayHere = !spectator && !state.result && room.seats.some((s) => mySeats.includes(s.seat) && s.away && !s.left);
+  const clockName = running && !(mySeats.includes(running.seat) && mySeats.length === 1) ? seatName(room.seats, running.seat) : null;
+  // The bar's clock says it already ("You are away: a bot plays in 3 s"): no note under it then,
+  // which would push the board down by a line for nothing.
+  const saidInBar = running !== null && running.away && clockName === null;
   return (
     <div className="game-layout" ref={setLayout}>
       <section className={`table ${state.result ? "is-over" : ""}`} aria-label={`${room.title} table`}
         data-testid="table" data-version={state.version}>
         <TableHead status={status} hideHand={hideHand} clock={running} lineRef={turnLine}
           onBack={awayHere ? () => act("back") : null} offline={offline}
-          clockName={running && !(mySeats.includes(running.seat) && mySeats.length === 1) ? seatName(room.seats, running.seat) : null}>
+          clockName={clockName}>
           {refused.refusal && <RefusalToast key={refused.refusal.id} refusal={refused.refusal} onDismiss={refused.dismiss} />}
         </TableHead>
         {state.result && (
@@ -283,7 +287,7 @@ export function GameView(props: GameViewProps): ReactElement {
             offline={offline} onRematch={rematch} />
         )}
         <TableNotes spectator={spectator} leftGame={leftGame} handsKnownHidden={handsKnownHidden}
-          away={awayHere} onLeave={onLeave} />
+          away={awayHere && !saidInBar} onLeave={onLeave} />
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           {/* Each game gets a fresh board: nothing a board keeps (a slap sent, a card chosen) outlives its game. */}
           {/* Inert while the new game settles: no click lands on it, nothing looks different (the
