@@ -256,6 +256,17 @@ describe("GameView, at the table", () => {
     await waitFor(() => expect(screen.getByRole("group", { name: "Ada's hands" })).toHaveFocus());
   });
 
+  it("offers a hot-seat player's take-back once the turn has passed to the next player here", () => {
+    const send = vi.fn(ok);
+    const cells = empty.map((_, i) => (i === 4 ? "X" : null));
+    const v = view("tic-tac-toe", { version: 1, cells, marks: ["X", "O"], current: 1 });
+    const free = cells.flatMap((c, i) => (c === null ? [{ move: "place", args: [i] }] : []));
+    render(table("tic-tac-toe", { 0: state(v, { seat: 0, can_undo: true }), 1: state(v, { seat: 1, legal_moves: free }) },
+      { mySeats: [0, 1], send }));
+    fireEvent.click(screen.getByRole("button", { name: "Take back Ada’s move" }));
+    expect(send).toHaveBeenCalledWith("undo", { seat: 0 });
+  });
+
   it("moves focus to the player's hand when the hot-seat curtain opens on it", async () => {
     const v = view("poker99", { num_players: 3, total: 12, max_total: 99, hands: ["3D"], hands_count: [1, 5, 5],
       status: ["in", "in", "in"], last: null, signed_amounts: {}, deck_count: 30 });

@@ -252,7 +252,11 @@ export function GameView(props: GameViewProps): ReactElement {
 
   const play = (move: string, args: (string | number)[], as = seat) =>
     sender.run("move", spectator || as === null ? { move, args } : { move, args, seat: as });
-  const act = (event: "undo" | "back") => void sender.run(event, event === "undo" && seat !== null ? { seat } : {});
+  // The seat whose last move can be taken back: the one shown, or (hot seat) the one of this screen
+  // that just moved, whose turn passed to the next player here.
+  const undoSeat = state.result ? null : state.can_undo ? seat
+    : mySeats.find((s) => s !== seat && states[String(s)]?.can_undo) ?? null;
+  const act = (event: "undo" | "back") => void sender.run(event, event === "undo" && undoSeat !== null ? { seat: undoSeat } : {});
   // Once: a second press would reach the server after the first had started the next game, and be
   // refused on the fresh table. A refusal that comes once the next game is on is no news either. A
   // press that sent nothing (null: the first is on its way) refused nothing: the refusal shown stays.
@@ -303,9 +307,11 @@ export function GameView(props: GameViewProps): ReactElement {
           <Curtain text={curtainText(room, mySeats, seat, state.view.current)} name={seatName(room.seats, seat)}
             onShow={curtain.show} />
         )}
-        {state.can_undo && !state.result && (
+        {undoSeat !== null && (
           <div className="action-bar">
-            <button type="button" className="btn btn-small" onClick={() => act("undo")}>Take back</button>
+            <button type="button" className="btn btn-small" onClick={() => act("undo")}>
+              {undoSeat === seat ? "Take back" : `Take back ${seatName(room.seats, undoSeat ?? 0)}’s move`}
+            </button>
           </div>
         )}
       </section>
