@@ -1,6 +1,6 @@
 """A player who closes their tab gets their seat back from the invite link in a new tab of the same
-browser, while a second tab opened beside a tab still playing is a new player; the browser forgets
-the seat once the room closes (Nine Locks)."""
+browser, while a second tab opened beside a tab still playing is a new player, who is asked
+before taking a second seat; the browser forgets the seat once the room closes (Nine Locks)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab
 
         beside = grace.new_page()  # the first tab still plays the seat: this one is someone else
         beside.goto(f"/r/{code}")
+        expect(beside.get_by_test_id("seated-elsewhere")).to_contain_text("You already play Grace")
+        beside.get_by_role("button", name="Watch").click()
         expect(beside.get_by_text("You are watching")).to_be_visible()
         beside.close()
 
@@ -44,3 +46,21 @@ def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab
         assert again.evaluate("JSON.parse(localStorage.getItem('lounge.seats'))") == []
     finally:
         grace.close()
+
+
+def test_the_invite_link_again_beside_a_seated_tab_asks_before_a_second_seat(open_tab, shots):
+    """Opening the link again in the same browser (a second tab) used to take a second seat at
+    once, "Ada (2)": it says where this browser already sits, and seats someone else only when
+    asked, under their own name (the browser's saved name stays)."""
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Nine Locks", public=False)
+    second = ada.context.new_page()
+    second.goto(f"/r/{code}")
+    expect(second.get_by_test_id("seated-elsewhere")).to_contain_text("You already play Ada")
+    expect(second.get_by_test_id("join-name")).to_have_value("")
+    expect(ada.get_by_test_id("seat-1")).to_have_count(0)
+    shot(second, shots, "second-tab-asks", full_page=False)
+    second.get_by_test_id("join-name").fill("Bob")
+    second.get_by_role("button", name="Take a seat").click()
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Bob")
+    assert ada.evaluate("localStorage.getItem('lounge.name')") == "Ada"

@@ -68,14 +68,14 @@ describe("the identity a tab opens a room with", () => {
   it("takes back the seat of a closed tab: the same player, for this tab and its reloads", async () => {
     holdSeat("K7MPQ2", ADA);
     server(roomWith(false));
-    await expect(identityForRoom("K7MPQ2")).resolves.toEqual(ADA);
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ identity: ADA, elsewhere: null });
     expect(sessionStorage.getItem("lounge.token")).toBe("token-ada");
   });
 
   it("is a new player when the seat is played in another tab, which keeps it", async () => {
     holdSeat("K7MPQ2", ADA);
     server(roomWith(true));
-    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ userId: "u-new", token: "token-new" });
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ identity: { userId: "u-new", token: "token-new" }, elsewhere: "Ada" });
     expect(heldSeats("K7MPQ2")[0]?.user_id).toBe("u0");
   });
 
@@ -84,23 +84,23 @@ describe("the identity a tab opens a room with", () => {
     holdSeat("K7MPQ2", { token: "token-ada-2", userId: "u1" }); // "Ada (2)", still playing
     expect(heldSeats("K7MPQ2").map((s) => s.user_id)).toEqual(["u1", "u0"]);
     server(room({ seats: [seat(0, "Ada", { connected: false }), seat(1, "Ada (2)", { connected: true })] }));
-    await expect(identityForRoom("K7MPQ2")).resolves.toEqual(ADA);
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ identity: ADA, elsewhere: null });
   });
 
   it("forgets a seat its player lost for good, and is a new player", async () => {
     holdSeat("K7MPQ2", ADA);
     server(room({ seats: [seat(0, "Ada", { connected: false, left: true }), seat(1, "Grace")] }));
-    await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ userId: "u-new" });
+    await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ identity: { userId: "u-new" }, elsewhere: null });
     expect(heldSeats("K7MPQ2")).toEqual([]);
   });
 
   it("is a new player when the room is gone or this browser held no seat in it", async () => {
     holdSeat("K7MPQ2", ADA);
     server(null);
-    await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ userId: "u-new" });
+    await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ identity: { userId: "u-new" }, elsewhere: null });
     sessionStorage.clear();
     const calls = server(roomWith(false));
-    await expect(identityForRoom("AAAAAA")).resolves.toMatchObject({ userId: "u-new" });
+    await expect(identityForRoom("AAAAAA")).resolves.toMatchObject({ identity: { userId: "u-new" }, elsewhere: null });
     expect(calls).toEqual(["/api/session"]);
   });
 
@@ -109,7 +109,7 @@ describe("the identity a tab opens a room with", () => {
     sessionStorage.setItem("lounge.user_id", "u1");
     holdSeat("K7MPQ2", ADA);
     const calls = server(roomWith(false));
-    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ userId: "u1", token: "token-grace" });
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ identity: { userId: "u1", token: "token-grace" }, elsewhere: null });
     expect(calls).toEqual([]);
   });
 });

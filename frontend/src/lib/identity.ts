@@ -42,23 +42,33 @@ export function getIdentity(): Promise<Identity> {
   return pending;
 }
 
+/** The identity a tab opens a room with, and `elsewhere`: the name of a seat this browser plays at
+ * that table in another tab, when this tab is a new player there (it should ask before it takes
+ * a second seat). */
+export interface RoomIdentity {
+  identity: Identity;
+  elsewhere: string | null;
+}
+
 /**
  * The identity this tab opens the room `code` with. A tab with none of its own takes the one of
  * a seat this browser holds there that nobody plays now (the tab that played it was closed):
  * the seat comes back. A seat played in another tab stays with it; with none free, this tab is
- * a new player.
+ * a new player, and `elsewhere` names the seat played in the other tab.
  */
-export async function identityForRoom(code: string): Promise<Identity> {
+export async function identityForRoom(code: string): Promise<RoomIdentity> {
   const held = stored() ? [] : heldSeats(code);
   const room = held.length > 0 ? await fetchRoom(code).catch(() => null) : null;
+  let elsewhere: string | null = null;
   if (room) {
     for (const seat of held) {
       const state = seatState(room, seat.user_id);
-      if (state === "free") return keep({ userId: seat.user_id, token: seat.token });
+      if (state === "free") return { identity: keep({ userId: seat.user_id, token: seat.token }), elsewhere: null };
       if (state === null) releaseSeat(code, seat.user_id);
+      if (state === "played") elsewhere ??= room.seats.find((s) => s.user_id === seat.user_id && s.kind === "human")?.name ?? null;
     }
   }
-  return getIdentity();
+  return { identity: await getIdentity(), elsewhere };
 }
 
 /** Forgets a token the server refused (e.g. after a server restart), so a new one is made. */

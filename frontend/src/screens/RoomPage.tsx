@@ -57,18 +57,21 @@ function RoomLine({ room, flush = false }: { room: Room; flush?: boolean }): Rea
   );
 }
 
-function AskName({ code, room, onDone }: {
+function AskName({ code, room, elsewhere = null, onDone }: {
   code: string;
   room: Room | null;
+  /** The seat this browser plays at this table in another tab, if it does. */
+  elsewhere?: string | null;
   onDone: (name: string, spectate: boolean) => void;
 }): ReactElement {
-  const [name, setName] = useState(getName);
+  // A seat for someone else: their name, not this browser's, which stays as it is.
+  const [name, setName] = useState(() => (elsewhere ? "" : getName()));
   const [error, setError] = useState<string | null>(null);
   const submit = (spectate: boolean) => (event?: FormEvent) => {
     event?.preventDefault();
     const problem = spectate ? null : validName(name);
     if (problem) return setError(problem);
-    if (name.trim()) saveName(name);
+    if (name.trim() && !elsewhere) saveName(name);
     onDone(name.trim(), spectate);
   };
   return (
@@ -76,6 +79,12 @@ function AskName({ code, room, onDone }: {
       <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(!seatFree(room))}>
         <h1>Join table <span className="code">{code}</span></h1>
         {room && <RoomLine room={room} />}
+        {elsewhere && (
+          <p className="notice" role="status" data-testid="seated-elsewhere">
+            You already play <strong>{elsewhere}</strong> at this table in another tab of this browser. Take a
+            seat here only for someone else on this computer, or just watch.
+          </p>
+        )}
         <NameInput value={name} onChange={setName} testId="join-name" />
         {error && <p className="error-msg" role="alert">{error}</p>}
         <div className="btn-row">
@@ -160,11 +169,17 @@ export interface RoomPageProps {
 
 /** This tab's identity for the room, and a way to a new one when the server no longer accepts
  * its token (it restarted with a new key): the seat held with the old one is let go. */
-function useRoomIdentity(code: string): { identity: Identity | null; error: string | null; renew: () => void } {
+function useRoomIdentity(code: string): {
+  identity: Identity | null; elsewhere: string | null; error: string | null; renew: () => void;
+} {
   const [identity, setIdentity] = useState<Identity | null>(null);
+  const [elsewhere, setElsewhere] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => {
-    identityForRoom(code).then(setIdentity).catch((e: Error) => setError(e.message));
+    identityForRoom(code).then((found) => {
+      setElsewhere(found.elsewhere);
+      setIdentity(found.identity);
+    }).catch((e: Error) => setError(e.message));
   }, [code]);
   useEffect(load, [load]);
   const renew = () => {
@@ -173,7 +188,7 @@ function useRoomIdentity(code: string): { identity: Identity | null; error: stri
     setIdentity(null);
     load();
   };
-  return { identity, error, renew };
+  return { identity, elsewhere, error, renew };
 }
 
 /** The line shown on the app's other pages while this tab still sits at a table. */
@@ -227,20 +242,24 @@ function JoinedRoom({ room, userId, model, send, games, onLeave }: {
 /** A room: asks for a name if needed (or, for a room this tab left on purpose, whether to join
  * again), joins, then shows the lobby or the table with the chat. */
 export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPageProps): ReactElement | null {
-  const { identity, error: idError, renew } = useRoomIdentity(code);
+  const { identity, elsewhere, error: idError, renew } = useRoomIdentity(code);
   const [entry, setEntry] = useState<{ name: string; spectate: boolean } | null>(() => {
     const known = getName();
     return known || spectate ? { name: known, spectate } : null;
   });
+  // This browser already plays a seat here in another tab: a second seat (a friend on this computer)
+  // is taken only when asked for, never by opening the invite link again.
+  const [answered, setAnswered] = useState(false);
+  const askFirst = elsewhere !== null && !answered && !entry?.spectate;
 
   // Left on purpose from this tab: coming back asks first (cleared once the player joins again).
   const [leftHere, setLeftHere] = useState(() => hasLeft(code));
 
   const wellFormed = isRoomKey(code);
-  const lookup = useLookup(code, (entry === null || leftHere) && !hidden && wellFormed);
+  const lookup = useLookup(code, (entry === null || leftHere || askFirst) && !hidden && wellFormed);
   const games = useGames();
   const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false,
-    entry !== null && !leftHere && wellFormed);
+    entry !== null && !leftHere && !askFirst && wellFormed);
   useTitle(hidden ? null : model.room ? `${model.room.title} · ${code}` : `Table ${code}`);
   const { room: joined } = model;
   useEffect(() => {
@@ -277,7 +296,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     return <Problem title="This is not a room code"
       text={`A room code has 6 letters and digits, like K7MPQ2: ${code} is not one. Check the invite link.`} />;
   }
-  if (!entry || leftHere) {
+  if (!entry || leftHere || askFirst) {
     if (lookup === "missing") return <NoRoom code={code} />;
     if (leftHere) {
       const joinAgain = () => {
@@ -286,7 +305,10 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
       };
       return <LeftRoom code={code} room={lookup} onJoin={joinAgain} />;
     }
-    return <AskName code={code} room={lookup} onDone={(name, watch) => setEntry({ name, spectate: watch })} />;
+    return <AskName code={code} room={lookup} elsewhere={askFirst ? elsewhere : null} onDone={(name, watch) => {
+      setAnswered(true);
+      setEntry({ name, spectate: watch });
+    }} />;
   }
   if (idError) return <Problem title="Cannot reach the lounge" text={idError} />;
   if (model.closed) {
