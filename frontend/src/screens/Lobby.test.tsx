@@ -1,13 +1,17 @@
-import { act, fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { clickTwice, heldSend, room, seat } from "../lib/fixtures";
 import type { Ack, GamesResponse } from "../lib/types";
-import { LOBBY_QUIET_MS, Lobby } from "./Lobby";
+import { LOBBY_QUIET_MS, Lobby, seatNews } from "./Lobby";
 
 const games = vi.hoisted(() => ({
   loaded: { games: [], bot_levels: ["easy", "normal"], turn_times: [30, 60] } as GamesResponse | null,
 }));
 vi.mock("../lib/useGames", () => ({ useGames: () => ({ data: games.loaded, error: null }) }));
+
+/** Held while an event is on its way: disabled, or (a button that keeps the keyboard's focus)
+ * aria-disabled. */
+const held = (el: HTMLElement) => el.matches(":disabled") || el.getAttribute("aria-disabled") === "true";
 
 describe("Lobby", () => {
   afterEach(() => {
@@ -35,6 +39,25 @@ describe("Lobby", () => {
     const card = screen.getByTestId("seat-1");
     expect(card.querySelector(".pill-bot")).toHaveTextContent(/^Bot$/);
     expect(card.textContent?.match(/easy/g)).toHaveLength(1);
+  });
+
+  it("tells a screen reader who sat down, who went and who is ready", () => {
+    const before = room({ seats: [seat(0, "Ada"), seat(1, "Grace", { ready: false })] });
+    const after = room({ seats: [seat(0, "Ada"), seat(1, "Grace", { ready: true }),
+      seat(2, "Bot 1 (easy)", { kind: "bot", user_id: null })] });
+    expect(seatNews(before, after)).toBe("Grace is ready. Bot 1 (easy) took a seat.");
+    expect(seatNews(after, room({ seats: [seat(0, "Ada")] }))).toBe("Grace left the seats. Bot 1 (easy) left the seats.");
+    expect(seatNews(after, after)).toBe("");
+  });
+
+  it("puts focus on the seats' heading when the control it was on goes", async () => {
+    const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+    const props = { userId: "u0", mySeats: [0], spectator: false, send, onLeave: vi.fn() };
+    const { rerender } = render(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace")] })} {...props} />);
+    screen.getByRole("button", { name: "Remove Grace" }).focus();
+    rerender(<Lobby room={room({ seats: [seat(0, "Ada")] })} {...props} />);
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Seats" })).toHaveFocus());
+    expect(screen.getByTestId("seat-news")).toHaveTextContent("Grace left the seats.");
   });
 
   it("says why the room is back in its lobby, and nothing when it is not", () => {
@@ -150,7 +173,8 @@ describe("Lobby", () => {
     const start = screen.getByRole("button", { name: "Start game" });
     clickTwice(start);
     expect(send).toHaveBeenCalledTimes(1);
-    expect(start).toBeDisabled();
+    expect(held(start)).toBe(true);
+    expect(start).toBeEnabled(); // marked, not disabled: a keyboard player's focus stays on it
   });
 
   describe("the host's seat controls, one event at a time", () => {
@@ -172,10 +196,10 @@ describe("Lobby", () => {
       clickTwice(add);
       expect(send).toHaveBeenCalledTimes(1);
       expect(send).toHaveBeenCalledWith("add_bot", { level: "normal" });
-      for (const control of seatControls()) expect(control).toBeDisabled();
+      for (const control of seatControls()) expect(held(control)).toBe(true);
       await act(async () => answer({ ok: true }));
       act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));
-      for (const control of seatControls()) expect(control).toBeEnabled();
+      for (const control of seatControls()) expect(held(control)).toBe(false);
     });
 
     it("adds one hot-seat player for a double click, and clears the name once added", async () => {
@@ -201,15 +225,15 @@ describe("Lobby", () => {
       clickTwice(remove);
       expect(send).toHaveBeenCalledTimes(1);
       expect(send).toHaveBeenCalledWith("remove_seat", { seat: 1, name: "Grace" });
-      for (const control of seatControls()) expect(control).toBeDisabled();
+      for (const control of seatControls()) expect(held(control)).toBe(true);
       await act(async () => answers[0]({ ok: true }));
       act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));
       const allow = screen.getByRole("button", { name: "Let Linus back in" });
       clickTwice(allow);
       expect(send).toHaveBeenCalledTimes(2);
       expect(send).toHaveBeenLastCalledWith("allow", { user_id: "u7" });
-      expect(allow).toBeDisabled();
-      expect(remove).toBeDisabled();
+      expect(held(allow)).toBe(true);
+      expect(held(remove)).toBe(true);
     });
   });
 
@@ -230,11 +254,11 @@ describe("Lobby", () => {
       const add = screen.getByRole("button", { name: "Add bot" });
       fireEvent.click(add);
       await later(100); // answered meanwhile, but held a moment more
-      expect(add).toBeDisabled();
+      expect(held(add)).toBe(true);
       fireEvent.click(add);
       expect(answered).toHaveBeenCalledTimes(1);
       await later(LOBBY_QUIET_MS - 100);
-      expect(add).toBeEnabled();
+      expect(held(add)).toBe(false);
       fireEvent.click(add);
       expect(answered).toHaveBeenCalledTimes(2);
       await later(0);

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
 import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { getName, saveName, validName } from "../lib/identity";
 import { isHostSeat, seatFree } from "../lib/seats";
+import { useFocusFallback } from "../lib/useFocusFallback";
 import { useGames } from "../lib/useGames";
 import type { RemovedPlayer, Room, SeatInfo } from "../lib/types";
 import { useSend, type Sender, type Send } from "../lib/useSend";
@@ -84,7 +85,8 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
 
 /** The host's additions to the seats: a bot, a hot-seat player. One at a time (`runAlone`): a double
  * click adds one, not two; the buttons wait (`busy`) while an event is on its way and a moment after
- * it went out (LOBBY_QUIET_MS). */
+ * it went out (LOBBY_QUIET_MS), marked so (`aria-disabled`) rather than disabled, which would throw
+ * a keyboard player's focus off the button they pressed. */
 function HostTools({ room, runAlone, setError, offline, busy }: {
   room: Room; runAlone: Sender["runAlone"]; setError: Sender["setError"]; offline: boolean; busy: boolean;
 }): ReactElement {
@@ -109,7 +111,8 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
             {levels.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>
         </label>
-        <button type="submit" className="btn" disabled={full || offline || busy || !botLevel}>Add bot</button>
+        <button type="submit" className="btn waits" disabled={full || offline || !botLevel}
+          aria-disabled={busy || undefined}>Add bot</button>
       </form>
       <form onSubmit={addLocal}>
         <label className="field">
@@ -117,7 +120,9 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
           <input type="text" value={local} maxLength={32} placeholder="Name" disabled={offline}
             onChange={(e) => setLocal(e.target.value)} />
         </label>
-        <button type="submit" className="btn" disabled={full || offline || busy}>Add hot seat</button>
+        <button type="submit" className="btn waits" disabled={full || offline} aria-disabled={busy || undefined}>
+          Add hot seat
+        </button>
       </form>
     </div>
   );
@@ -266,6 +271,35 @@ function useReady(ready: boolean, runAlone: Sender["runAlone"]): { shown: boolea
   return { shown, ask };
 }
 
+/** What changed at the table since the last room object, in a sentence for a screen reader (the
+ * seat cards say it to the eye): who sat down, who went, who is ready. Names are unique in a room. */
+export function seatNews(before: Room, now: Room): string {
+  const was = new Map(before.seats.map((s) => [s.name, s]));
+  const is = new Map(now.seats.map((s) => [s.name, s]));
+  const said: string[] = [];
+  for (const [name, seat] of is) {
+    const old = was.get(name);
+    if (!old) said.push(`${name} took a seat`);
+    else if (seat.kind === "human" && old.ready !== seat.ready && !isHostSeat(now, seat)) {
+      said.push(`${name} is ${seat.ready ? "ready" : "not ready"}`);
+    }
+  }
+  for (const name of was.keys()) if (!is.has(name)) said.push(`${name} left the seats`);
+  return said.length > 0 ? `${said.join(". ")}.` : "";
+}
+
+/** The latest {@link seatNews}, kept until the next. */
+function useSeatNews(room: Room): string {
+  const last = useRef(room);
+  const [news, setNews] = useState("");
+  useEffect(() => {
+    const said = seatNews(last.current, room);
+    last.current = room;
+    if (said) setNews(said);
+  }, [room]);
+  return news;
+}
+
 /** After a lobby event goes out, further lobby presses are ignored for this long (ms), answered or
  * not: a double click (two clicks up to ~250 ms apart) is one press, and a second click landing on
  * the control that moved under the pointer ("Let Bob back in" gone, "Add bot" moved up) does
@@ -282,9 +316,15 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
   const ready = useReady(mine?.ready ?? false, runAlone);
   const removed = room.removed ?? [];
   const waiting = isHost ? waitingFor(room) : null;
+  const news = useSeatNews(room);
+  // A control that goes (a seat removed) or stays disabled (no seat left for a bot) would leave a
+  // keyboard player's focus on the page itself: it goes to the seats' heading, above what changed.
+  const [panel, setPanel] = useState<HTMLElement | null>(null);
+  useFocusFallback(panel, useCallback(() => panel?.querySelector<HTMLElement>("#lobby-seats") ?? null, [panel]));
 
   return (
-    <section className="panel stack" aria-labelledby="lobby-title">
+    <section className="panel stack" aria-labelledby="lobby-title" ref={setPanel}>
+      <p className="visually-hidden" role="status" data-testid="seat-news">{news}</p>
       <div className="room-head">
         <h1 id="lobby-title">{room.title}</h1>
         <span className="pill">{room.public ? "Public" : "Unlisted"}</span>
@@ -297,7 +337,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         <WatcherNote removed={removed.some((player) => player.user_id === userId)} canSit={seatFree(room)}
           offline={offline || busy} onSit={(name) => void runAlone("join", { room: room.code, name })} />
       )}
-      <h2>Seats</h2>
+      <h2 id="lobby-seats" tabIndex={-1}>Seats</h2>
       <SeatList room={room} mySeats={mySeats} isHost={isHost} disabled={offline || busy}
         // The name seen: seats move up when someone leaves, and the next player must not pay.
         onRemove={(seat) => void runAlone("remove_seat", { seat: seat.seat, name: seat.name })} />
@@ -311,8 +351,8 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           Start is reachable without scrolling past the seats and the host's tools. */}
       <div className="btn-row lobby-actions" data-testid="lobby-actions">
         {isHost && (
-          <button type="button" className="btn btn-primary" disabled={offline || busy}
-            onClick={() => void runAlone("start")}>Start game</button>
+          <button type="button" className="btn btn-primary waits" disabled={offline} aria-disabled={busy || undefined}
+            onClick={() => void runAlone("start")} data-testid="start-game">Start game</button>
         )}
         {/* One button, kept (and its focus with it): once ready it reads "Ready ✓" and pressing it
             again does nothing; not ready is the small button after it, away from the pointer. */}
