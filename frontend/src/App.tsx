@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type MouseEvent, type ReactElement } 
 import { RulesDialog } from "./components/RulesDialog";
 import { Link, useRoute } from "./lib/router";
 import { useTableGame } from "./lib/tableGame";
+import { useFocusOnNewScreen } from "./lib/useFocusOnNewScreen";
 import { Home } from "./screens/Home";
 import { ReplayPage, RoomReplaysPage } from "./screens/ReplayPage";
 import { RoomPage } from "./screens/RoomPage";
@@ -25,6 +26,7 @@ interface KeptRoom {
 
 export function App(): ReactElement {
   const route = useRoute();
+  useFocusOnNewScreen();
   // The last room visited stays mounted (hidden) while another page of the app is on screen, so
   // that its connection, and the seat, survive in-app navigation; opening another room or
   // leaving this one lets it go.

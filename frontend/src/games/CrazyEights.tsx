@@ -144,7 +144,8 @@ export function CrazyEights(props: BoardProps): ReactElement {
         <MyHand seat={seat} seats={seats} owner={owner} isTurn={myTurn} hand={(view.hands as string[] | null) ?? null}
           count={counts[seat] ?? 0} hidden={hideHand} picker={picker} canAct={canAct} chooser={chooser} hint={hint}
           badge={<span className="pill">{cardCount(counts[seat] ?? 0)}</span>} cardsStayButtons
-          cardStyle={(code) => (code === drawn ? { outline: "3px dashed #4fc3f7", outlineOffset: 3 } : undefined)}>
+          // A ring of its own, not an outline: the outline is the keyboard's focus ring.
+          cardStyle={(code) => (code === drawn ? { boxShadow: "0 0 0 3px #0f3d2e, 0 0 0 6px #4fc3f7" } : undefined)}>
           {pass && (
             <div className="btn-row" style={{ justifyContent: "center" }}>
               <button type="button" className="btn btn-accent" data-move="pass" onClick={() => play("pass", pass.args)}>

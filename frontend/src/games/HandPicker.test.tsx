@@ -34,6 +34,19 @@ describe("a hand whose cards may ask for a choice", () => {
     expect(screen.queryByRole("group", { name: "Choices for 8C" })).toBeNull();
   });
 
+  it("takes a keyboard player to the first choice with the question, and back to the card on Escape", () => {
+    render(<Hand version={1} play={vi.fn()} />);
+    const eight = screen.getByRole("button", { name: "8 of clubs" });
+    eight.focus();
+    fireEvent.click(eight);
+    const first = screen.getByRole("button", { name: "S" });
+    expect(first).toHaveFocus();
+    expect(screen.getByRole("group", { name: "Choices for 8C" })).toHaveAccessibleDescription("Which?");
+    fireEvent.keyDown(first, { key: "Escape" });
+    expect(screen.queryByRole("group", { name: "Choices for 8C" })).toBeNull();
+    expect(screen.getByRole("button", { name: "8 of clubs" })).toHaveFocus();
+  });
+
   it("closes the choices when the card is pressed again, or when the game moves on", () => {
     const { rerender } = render(<Hand version={1} play={vi.fn()} />);
     const eight = screen.getByRole("button", { name: "8 of clubs" });

@@ -1,7 +1,7 @@
 // The hand of a game where a press on a card plays it, or first asks for a choice its moves leave
 // open (Crazy Eights' suit for an 8, Poker 99's sign for a 10 or the next seat for a 5). What may
 // be played, and the choices, are the server's legal moves.
-import { useEffect, useState, type CSSProperties, type ReactElement, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type CSSProperties, type ReactElement, type ReactNode } from "react";
 import { Card } from "../components/Card";
 import { directMove, movesByCard, movesNamed } from "../lib/moves";
 import { seatName } from "../lib/seats";
@@ -32,7 +32,9 @@ export function useCardPicker(legal: LegalMove[], play: BoardProps["play"], vers
   return { byCard, choosing, pick, cancel: () => setChoosing(null) };
 }
 
-/** A card's choices as buttons (each one of its legal moves), and Cancel. */
+/** A card's choices as buttons (each one of its legal moves), and Cancel. Focus goes to the first
+ * choice as it opens (a keyboard player is on the card, and the choices come before it), so the
+ * question is read with it; Escape or Cancel puts focus back on the card. */
 export function ChoiceBox({ label, question, moves, choice, onPick, onCancel }: {
   label: string;
   question: string;
@@ -42,20 +44,36 @@ export function ChoiceBox({ label, question, moves, choice, onPick, onCancel }: 
   onPick: (move: LegalMove) => void;
   onCancel: () => void;
 }): ReactElement {
+  const questionId = useId();
+  const first = useRef<HTMLButtonElement>(null);
+  const opener = useRef<Element | null>(null);
+  useEffect(() => {
+    opener.current = document.activeElement;
+    first.current?.focus({ preventScroll: true });
+  }, []);
+  const cancel = () => {
+    onCancel();
+    if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus({ preventScroll: true });
+  };
   return (
-    <div className="choice-box" role="group" aria-label={label}>
-      <strong>{question}</strong>
+    <div className="choice-box" role="group" aria-label={label} aria-describedby={questionId}
+      onKeyDown={(event) => {
+        if (event.key !== "Escape") return;
+        event.stopPropagation();
+        cancel();
+      }}>
+      <strong id={questionId}>{question}</strong>
       <div className="btn-row" style={{ justifyContent: "center" }}>
-        {moves.map((m) => {
+        {moves.map((m, i) => {
           const { text, name } = choice(m);
           return (
             <button key={String(m.args[1])} type="button" className="btn btn-accent" aria-label={name}
-              onClick={() => onPick(m)}>
+              ref={i === 0 ? first : undefined} onClick={() => onPick(m)}>
               {text}
             </button>
           );
         })}
-        <button type="button" className="btn" onClick={onCancel}>Cancel</button>
+        <button type="button" className="btn" onClick={cancel}>Cancel</button>
       </div>
     </div>
   );
