@@ -29,4 +29,14 @@ describe("the turn's clock", () => {
     rerender(<TurnClockLine clock={{ endsAt: Date.now() + 5_000, away: true }} name="Grace" />);
     expect(screen.getByTestId("turn-clock")).toHaveTextContent("Grace is away: a bot plays in 5 s");
   });
+
+  it("tells a screen reader once that the player's own turn is running out, and nobody else's", () => {
+    const { rerender } = render(<TurnClockLine clock={{ endsAt: Date.now() + 30_000, away: false }} name={null} />);
+    expect(screen.getByTestId("turn-clock-warning")).toBeEmptyDOMElement();
+    const ending = { endsAt: Date.now() + 9_500, away: false };
+    rerender(<TurnClockLine clock={ending} name={null} />);
+    expect(screen.getByRole("status")).toHaveTextContent(/^(9|10) seconds left for your turn$/);
+    rerender(<TurnClockLine clock={ending} name="Grace" />);
+    expect(screen.getByTestId("turn-clock-warning")).toBeEmptyDOMElement();
+  });
 });

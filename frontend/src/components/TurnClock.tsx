@@ -1,6 +1,6 @@
 // The clock of the turn being played: as a pill on the acting seat's box (for everyone), and in
 // words beside the turn line.
-import type { ReactElement } from "react";
+import { useEffect, useState, type ReactElement } from "react";
 import { clockText, useSecondsLeft } from "../lib/useCountdown";
 import type { SeatClock } from "../lib/types";
 import { SaidAs } from "./SaidAs";
@@ -31,9 +31,26 @@ export function ClockPill({ clock }: { clock: SeatClock }): ReactElement {
 export function TurnClockLine({ clock, name }: { clock: SeatClock; name: string | null }): ReactElement {
   const { left, short } = useTurnClock(clock);
   const whose = name === null ? "your turn" : `${name}’s turn`;
+  const warning = useRunningOut(clock, name === null && !clock.away, left);
   return (
-    <p className={`turn-clock-line ${short}`} data-testid="turn-clock" aria-live="off">
-      {clock.away ? `${name ?? "You"} ${name === null ? "are" : "is"} away: a bot plays in ${left} s` : `${clockText(left)} left for ${whose}`}
-    </p>
+    <>
+      <p className={`turn-clock-line ${short}`} data-testid="turn-clock" aria-live="off">
+        {clock.away ? `${name ?? "You"} ${name === null ? "are" : "is"} away: a bot plays in ${left} s` : `${clockText(left)} left for ${whose}`}
+      </p>
+      <span className="visually-hidden" role="status" data-testid="turn-clock-warning">{warning}</span>
+    </>
   );
+}
+
+/** Said once to a screen reader (the ticking line is not read): the player's own turn is running
+ * out, as the clock turns to its running-out look; empty before, and for anyone else's turn. */
+function useRunningOut(clock: SeatClock, mine: boolean, left: number): string {
+  const [said, setSaid] = useState("");
+  useEffect(() => setSaid(""), [clock.endsAt]);
+  useEffect(() => {
+    if (mine && !said && left > 0 && left <= SHORT_SECONDS) {
+      setSaid(`${left} ${left === 1 ? "second" : "seconds"} left for your turn`);
+    }
+  }, [mine, left, said]);
+  return mine ? said : "";
 }

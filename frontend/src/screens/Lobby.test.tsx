@@ -57,7 +57,7 @@ describe("Lobby", () => {
     screen.getByRole("button", { name: "Remove Grace" }).focus();
     rerender(<Lobby room={room({ seats: [seat(0, "Ada")] })} {...props} />);
     await waitFor(() => expect(screen.getByRole("heading", { name: "Seats" })).toHaveFocus());
-    expect(screen.getByTestId("seat-news")).toHaveTextContent("Grace left the seats.");
+    expect(screen.getByTestId("lobby-news")).toHaveTextContent("Grace left the seats.");
   });
 
   it("says why the room is back in its lobby, and nothing when it is not", () => {

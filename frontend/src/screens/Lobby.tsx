@@ -324,7 +324,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
 
   return (
     <section className="panel stack" aria-labelledby="lobby-title" ref={setPanel}>
-      <p className="visually-hidden" role="status" data-testid="seat-news">{news}</p>
+      <p className="visually-hidden" role="status" data-testid="lobby-news">{news}</p>
       <div className="room-head">
         <h1 id="lobby-title">{room.title}</h1>
         <span className="pill">{room.public ? "Public" : "Unlisted"}</span>

@@ -81,14 +81,16 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
       aria-keyshortcuts="ArrowLeft ArrowRight">
       <h1>{replay.title}: {resultText(replay.result, replay.players)}</h1>
       <p className="muted">{replay.players.map((p) => p.name).join(" · ")}</p>
+      {/* At either end the buttons that lead past it are marked, not disabled: a disabled button
+          would drop the focus of the keyboard player who just pressed it (go() stays in range). */}
       <div className="btn-row" role="group" aria-label="Steps">
-        <button type="button" className="btn" onClick={() => go(0)} disabled={index === 0}>First</button>
-        <button type="button" className="btn" onClick={() => go(index - 1)} disabled={index === 0}>Back</button>
+        <button type="button" className="btn waits" onClick={() => go(0)} aria-disabled={index === 0 || undefined}>First</button>
+        <button type="button" className="btn waits" onClick={() => go(index - 1)} aria-disabled={index === 0 || undefined}>Back</button>
         <button type="button" className="btn btn-primary" onClick={playOrPause} disabled={last === 0}>
           {playing ? "Pause" : atEnd ? "Play from the start" : "Play"}
         </button>
-        <button type="button" className="btn" onClick={() => go(index + 1)} disabled={index === last}>Next</button>
-        <button type="button" className="btn" onClick={() => go(last)} disabled={index === last}>Last</button>
+        <button type="button" className="btn waits" onClick={() => go(index + 1)} aria-disabled={index === last || undefined}>Next</button>
+        <button type="button" className="btn waits" onClick={() => go(last)} aria-disabled={index === last || undefined}>Last</button>
       </div>
       <label style={{ display: "flex", gap: "0.75rem", alignItems: "center", margin: "0.75rem 0" }}>
         <span>Step {index} of {last}</span>
