@@ -335,7 +335,7 @@ def _pile_line(mover: str, i: int, was: tuple[str, list], now: tuple[str, list],
     (was_state, was_cards), (state, cards) = was, now
     top = cards[-1] if cards else None
     if was_state == "down" and state != "down":
-        return f"{mover} turned up {pile}: {log.card_name(top)}"
+        return f"{mover} turned up {pile}{how}: {log.card_name(top)}"
     if len(cards) > len(was_cards):
         locked = " and locked it" if state == "locked" and was_state != "locked" else ""
         return f"{mover} played {log.card_name(top)} on {pile}{locked}"

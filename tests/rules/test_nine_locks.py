@@ -250,7 +250,7 @@ def test_the_log_names_the_cards_played_and_turned_up_with_their_article():
     played = match.apply(0, "play", "9H", 4)
     assert said(match, played) == ["Ada played the 9 of hearts on pile 5 and locked it"]
     assert said(played, played.apply(0, "key", 2)) == [
-        "Ada turned up pile 3: the jack of diamonds"]
+        "Ada turned up pile 3 with the key: the jack of diamonds"]
     lower = at(table([["QC", "5C"], ["5D"]], piles={0: ["KC"]}))
     assert said(lower, lower.apply(0, "play", "QC", 0)) == [
         "Ada played the queen of clubs on pile 1"]

@@ -56,7 +56,7 @@ function PileView({ pile, target, onPick, style, selectedCard }: {
 
 function hintFor(stage: string | null, canPick: boolean, selected: string | null, hasPlays: boolean): string {
   if (stage === "unlock") return "Choose a pile to unlock.";
-  if (stage === "key") return "Choose a glowing pile.";
+  if (stage === "key") return "Use the key on a pile: a locked or face-down pile opens, an open one locks.";
   if (selected) return `Choose a glowing pile for the ${cardName(selected)}, or press the card again to cancel.`;
   if (hasPlays && canPick) return "Choose a glowing card to play, or pick up from the deck.";
   if (hasPlays) return "Choose a glowing card to play.";

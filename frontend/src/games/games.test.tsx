@@ -68,7 +68,7 @@ describe("Nine Locks", () => {
   it("only asks for a glowing pile while the key is in hand: the piles come from the server", () => {
     const legal = [4, 7].map((pile) => ({ move: "key", args: [pile] }));
     render(<NineLocks {...props({ view: nineLocksView({ stage: "key" }), legal })} />);
-    expect(screen.getByText("Choose a glowing pile.")).toBeInTheDocument();
+    expect(screen.getByText("Use the key on a pile: a locked or face-down pile opens, an open one locks.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: /^Choose pile 8/ })).toBeEnabled();
   });
 });
