@@ -141,9 +141,10 @@ class Model:
         return _without_plain_slaps(out)
 
     def numbered(self) -> list[tuple[int, Choice]]:
-        """My moves with the number to type for each. When every move names one pile (the
-        server says its argument is a ``position``, "unlock pile 6"), the number is the pile's,
-        so that typing 6 unlocks pile 6; otherwise moves are numbered from 1."""
+        """My moves with the number to type for each. When every move names one place (the
+        server says its argument is a ``position``, "unlock pile 6", or names every value of it,
+        "top left"), the number is the place's, so that typing 6 unlocks pile 6 and a cell keeps
+        its number as the board fills; otherwise moves are numbered from 1."""
         choices = self.choices()
         piles = [self._position(c) for c in choices]
         if choices and len({c.seat for c in choices}) == 1 and None not in piles \
@@ -153,12 +154,16 @@ class Model:
 
     def _position(self, choice: Choice) -> int | None:
         """The number a one-argument move's argument is said as when the server's words call
-        it a position (shown plus one, as the table numbers piles), else None."""
+        it a position or it has a label of its own (shown plus one, as the table numbers piles
+        and cells), else None."""
         moves = (self.game_info() or {}).get("moves")
         facts = next((m for m in moves if isinstance(m, dict) and m.get("name") == choice.move),
                      None) if isinstance(moves, list) else None
         if not isinstance(facts, dict) or len(choice.args) != 1 or not _int(choice.args[0]):
             return None
+        labels = facts.get("labels")
+        if isinstance(labels, dict) and str(choice.args[0]) in labels:
+            return choice.args[0] + 1
         names, words = _list(facts.get("args")), _list(facts.get("words"))
         if not names or not words or not isinstance(names[0], str):
             return None

@@ -71,12 +71,13 @@ def test_room_chat_and_a_whole_tic_tac_toe_game(terms, server):
     ada.wait(r"Bob\s+human\s+ready")
     ada.line("/start")
 
-    # "1" is always the first free cell: X takes 0, 2, 4, 6 and wins on the diagonal
+    # Cells are numbered 1 to 9 for good: each takes the next, so X takes 1, 3, 5, 7 and wins
+    # on the diagonal
     players = [ada, bob]
     for turn in range(7):
         me = players[turn % 2]
         me.wait("Your turn")
-        me.line("1")
+        me.line(str(turn + 1))
         if turn < 6:
             me.wait(r"Bob’s turn \(O\) · you play X" if me is ada else r"Ada’s turn \(X\)")
     for term in (ada, bob, cy):
@@ -318,7 +319,7 @@ def test_reconnects_by_itself_and_keeps_its_seat(terms, server):
         ada.line("1")
         bob.wait("Your turn")
         assert "1 Bob (you)" in bob.screen()
-        bob.line("1")
+        bob.line("2")
         ada.wait("Your turn")
     finally:
         proxy.stop()

@@ -123,13 +123,17 @@ def test_before_the_room_answers_the_screen_says_it_is_joining():
 
 
 def test_tic_tac_toe_numbers_the_free_cells_and_marks_the_winner():
+    """Each cell keeps its number, 1 to 9 as a phone's keypad is read, as the board fills: a
+    number counted among the free cells would name another cell after every move."""
     match = new_match("tic-tac-toe", num_players=2, seed=1)
     for seat, cell in [(0, 4), (1, 0)]:
         match = match.apply(seat, "place", cell)
     screen = text_of(model_for(match, 0))
-    assert " O │ 1 │ 2 " in screen and " 3 │ X │ 4 " in screen
+    assert " O │ 2 │ 3 " in screen and " 4 │ X │ 6 " in screen and " 7 │ 8 │ 9 " in screen
     assert "Your turn (X)" in screen
-    assert " 1) top centre" in screen and "(cell" not in screen
+    assert " 2) top centre" in screen and "(cell" not in screen
+    model = model_for(match, 0)
+    assert commands.parse("6", model).payload == {"move": "place", "args": [5]}
     for seat, cell in [(0, 2), (1, 1), (0, 6)]:
         match = match.apply(seat, "place", cell)
     screen = text_of(model_for(match, 1))
