@@ -101,3 +101,15 @@ describe("Home's Join, for a room this tab left", () => {
     expect(hasLeft("N7T8SZ")).toBe(false);
   });
 });
+
+describe("joining with a code", () => {
+  it("ties a wrong code's error to the field, for a screen reader", async () => {
+    render(<Home />);
+    const field = screen.getByRole("textbox", { name: "Room code" });
+    expect(field).not.toHaveAttribute("aria-invalid");
+    fireEvent.change(field, { target: { value: "K7M" } });
+    fireEvent.click(screen.getByRole("button", { name: "Join" }));
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(field).toHaveAccessibleDescription("A room code has 6 letters and digits, like K7MPQ2.");
+  });
+});

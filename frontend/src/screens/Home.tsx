@@ -112,10 +112,11 @@ function JoinByCode({ name, checkName, clearName }: { name: string; checkName: N
       <div className="join-form">
         <label className="visually-hidden" htmlFor="join-code">Room code</label>
         <input id="join-code" type="text" value={code} maxLength={6} placeholder="K7MPQ2"
-          autoComplete="off" spellCheck={false} onChange={(e) => setCode(e.target.value)} />
+          autoComplete="off" spellCheck={false} onChange={(e) => setCode(e.target.value)}
+          aria-invalid={error ? true : undefined} aria-describedby={error ? "join-code-error" : undefined} />
         <button type="submit" className="btn btn-accent">Join</button>
       </div>
-      {error && <p className="error-msg" role="alert">{error}</p>}
+      {error && <p className="error-msg" role="alert" id="join-code-error">{error}</p>}
     </form>
   );
 }

@@ -71,20 +71,29 @@ export function LeaveTable({ room, isHost, playing, onLeave }: {
   room: Room; isHost: boolean; playing: boolean; onLeave: () => void;
 }): ReactElement {
   const [confirm, setConfirm] = useState(false);
+  const leaveButton = useRef<HTMLButtonElement>(null);
+  const stay = () => {
+    setConfirm(false);
+    leaveButton.current?.focus(); // back where the keyboard was, not on the page
+  };
   const leaveText = isHost ? "Close room" : "Leave";
   return (
     <>
       <div className="btn-row">
         <span className="muted">Room <span className="code">{room.code}</span></span>
         {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
-        <button type="button" className="btn btn-small btn-danger" style={{ marginLeft: "auto" }}
+        <button type="button" className="btn btn-small btn-danger" style={{ marginLeft: "auto" }} ref={leaveButton}
           onClick={() => (playing ? setConfirm(true) : onLeave())}>
           {leaveText}
         </button>
       </div>
       {confirm && playing && (
+        // Escape is "Stay at the table", as the button first in it (and focused) is.
         <div className="panel confirm-box" role="alertdialog" aria-labelledby="leave-title"
-          aria-describedby="leave-text" data-testid="confirm-leave">
+          aria-describedby="leave-text" data-testid="confirm-leave"
+          onKeyDown={(event) => {
+            if (event.key === "Escape") stay();
+          }}>
           <h2 id="leave-title">{isHost ? "Close the room mid-game?" : "Leave this game?"}</h2>
           <p id="leave-text">
             {isHost
@@ -92,7 +101,7 @@ export function LeaveTable({ room, isHost, playing, onLeave }: {
               : "You give up your seat for good: the game goes on without you, and you cannot take it back."}
           </p>
           <div className="btn-row">
-            <button type="button" className="btn btn-primary" onClick={() => setConfirm(false)} autoFocus>
+            <button type="button" className="btn btn-primary" onClick={stay} autoFocus>
               Stay at the table
             </button>
             <button type="button" className="btn btn-danger" onClick={onLeave}>{leaveText}</button>
