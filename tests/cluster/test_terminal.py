@@ -22,10 +22,10 @@ def test_a_whole_tic_tac_toe_game_in_the_terminal_through_the_balancer(balanced_
         ada.wait(r"Bob\s+human\s+ready")
         ada.line("/start")
         players = [ada, bob]
-        for turn in range(7):  # "1" is the first free cell: X takes 0, 2, 4, 6
+        for turn in range(7):  # cells keep their numbers: X takes 1, 3, 5, 7
             me = players[turn % 2]
             me.wait("Your turn")
-            me.line("1")
+            me.line(str(turn + 1))
             if turn < 6:
                 me.wait("Bob’s turn" if me is ada else "Ada’s turn")
         for term in players:
