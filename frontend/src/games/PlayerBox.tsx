@@ -34,7 +34,8 @@ export function PlayerBox({ seat, info, isTurn, out, outLabel, children }: Playe
         {/* The bot's name says its level ("Bot 1 (easy)"): the pill does not say it again. */}
         {info?.kind === "bot" && <span className="pill pill-bot">Bot</span>}
         {info?.kind === "local" && <span className="pill pill-local">Hot seat</span>}
-        {info && info.kind === "human" && !info.connected && !info.left && (
+        {/* One pill for a player both away and disconnected: a bot plays for them either way. */}
+        {info && info.kind === "human" && !info.connected && !info.left && !info.away && (
           <span className="pill pill-off">Disconnected</span>
         )}
         {info?.left && <span className="pill pill-off">Left</span>}

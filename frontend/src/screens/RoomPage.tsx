@@ -81,8 +81,8 @@ function AskName({ code, room, elsewhere = null, onDone }: {
         {room && <RoomLine room={room} />}
         {elsewhere && (
           <p className="notice" role="status" data-testid="seated-elsewhere">
-            You already play <strong>{elsewhere}</strong> at this table in another tab of this browser. Take a
-            seat here only for someone else on this computer, or just watch.
+            You already play <strong>{elsewhere}</strong> at this table in another tab of this browser.{" "}
+            {seatFree(room) ? "Take a seat here only for someone else on this computer, or just watch." : "Here you can watch."}
           </p>
         )}
         <NameInput value={name} onChange={setName} testId="join-name" />
