@@ -333,14 +333,16 @@ class Room:
         self._check_host(user_id)
         self._check_status(FINISHED, "A rematch can only start when the game is over")
         kept = [s for s in self.seats if not s.left and s.user_id not in self.gone]
-        self._check_enough(len(kept))
+        gone = [s.name for s in self.seats if not s.left and s.user_id in self.gone]
+        self._check_enough(len(kept), gone)
         self.seats = kept[1:] + kept[:1]
         self._begin(seed)
 
-    def _check_enough(self, players: int) -> None:
+    def _check_enough(self, players: int, gone: list[str] | None = None) -> None:
         if players < self.game.min_players:
+            why = f": {', '.join(gone)} lost their connection" if gone else ""
             raise LoungeError("not_ready", f"{self.game.title} needs at least "
-                                           f"{self.game.min_players} players")
+                                           f"{self.game.min_players} players{why}")
 
     def _begin(self, seed: int | str | None) -> None:
         self.match = new_match(self.game.slug, len(self.seats), seed)

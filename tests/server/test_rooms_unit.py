@@ -152,7 +152,7 @@ def test_a_player_gone_in_a_game_keeps_the_seat_away_and_a_rematch_leaves_them_o
         room.apply_seat(seat, "place", [cell])
     with pytest.raises(LoungeError) as err:
         room.rematch(HOST)  # without the player still gone, one seat is too few
-    assert err.value.message == "Tic-Tac-Toe needs at least 2 players"
+    assert err.value.message == "Tic-Tac-Toe needs at least 2 players: Linus lost their connection"
     room.attach("c2", GUEST, None, False)  # back: they stay at the table
     room.rematch(HOST, seed=2)
     assert [s.name for s in room.seats] == ["Linus", "Ada"]
