@@ -64,10 +64,10 @@ function eventText(event: SlapEvent, seats: SeatInfo[]): string {
   return event.text;
 }
 
-/** The pile in the middle: its top three cards, a little askew, the top one named. */
-/** The pile, its top three cards shown. `slapped`: someone slapped it since its last card (the view's
- * `pile_slapped`): any slap on it now is late and costs three cards, which it may not look like (a
- * bad slap's cards under an empty pile can make a pair on top), so it says so until the next card. */
+/** The pile in the middle: its top three cards, a little askew, the top one named. `slapped`:
+ * someone slapped it since its last card (the view's `pile_slapped`): any slap on it now is late
+ * and costs three cards, which it may not look like (a bad slap's cards under an empty pile can
+ * make a pair on top), so it says so until the next card. */
 function SlapPile({ pile, offset, slapped }: { pile: string[]; offset: CSSProperties; slapped: boolean }): ReactElement {
   const top3 = pile.slice(-3);
   const said = slapped ? ", already slapped: wait for the next card" : "";

@@ -310,7 +310,7 @@ export function GameView(props: GameViewProps): ReactElement {
         {undoSeat !== null && (
           <div className="action-bar">
             <button type="button" className="btn btn-small" onClick={() => act("undo")}>
-              {undoSeat === seat ? "Take back" : `Take back ${seatName(room.seats, undoSeat ?? 0)}’s move`}
+              {undoSeat === seat ? "Take back" : `Take back ${seatName(room.seats, undoSeat)}’s move`}
             </button>
           </div>
         )}
