@@ -44,7 +44,8 @@ def haproxy_config(backends: Sequence[tuple[str, int]], port: int, host: str = "
     Socket.IO connection that names its room goes to the process of that room's players."""
     inter = f"{max(100, round(check_seconds * 1000))}ms"
     fast = f"{max(100, round(check_seconds * 500))}ms"
-    answer = f"{max(1000, round(check_seconds * 2000))}ms"
+    # A busy but live process must not fail two checks in a row: two seconds at least.
+    answer = f"{max(2000, round(check_seconds * 2000))}ms"
     named = list(zip(server_names(len(backends)), backends, strict=True))
     servers = "\n".join(f"    server {name} {address(bhost)}:{bport} cookie {name}"
                         for name, (bhost, bport) in named)

@@ -155,7 +155,8 @@ def test_health_check_takes_a_killed_process_out_and_a_restarted_one_back(player
         assert time.monotonic() - started < 5
         for _ in range(6):
             response = requests.get(f"{balanced.url}/api/health", timeout=TIMEOUT)
-            assert response.ok and response.headers[HEADER] == "p2"
+            assert response.ok, (response.status_code, balanced.balancer.servers())
+            assert response.headers[HEADER] == "p2"
         for player in orphans:
             player.wait_for(lambda p=player: not p.sio.connected)
             player.reconnect()  # still carrying the cookie of p1
