@@ -68,7 +68,14 @@ def test_leaving_mid_game_asks_first(open_tab):
     grace.get_by_role("button", name="Leave", exact=True).click()
     confirm = grace.get_by_test_id("confirm-leave")
     expect(confirm).to_contain_text("Leave this game?")
-    confirm.get_by_role("button", name="Stay at the table").click()
+    # Tab and Shift+Tab go round its two buttons, never to the page under it.
+    stay = confirm.get_by_role("button", name="Stay at the table")
+    expect(stay).to_be_focused()
+    for key in ["Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]:
+        grace.keyboard.press(key)
+        assert confirm.evaluate("box => box.contains(document.activeElement)"), key
+    expect(confirm.get_by_role("button", name="Leave")).to_be_focused()
+    stay.click()
     expect(confirm).to_have_count(0)
     expect(grace.get_by_test_id("table")).to_be_visible()
     expect(grace_box(ada)).not_to_contain_text("Left")

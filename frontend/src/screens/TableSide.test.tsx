@@ -19,4 +19,22 @@ describe("leaving mid-game", () => {
     expect(leave).toHaveFocus();
     expect(onLeave).not.toHaveBeenCalled();
   });
+
+  it("keeps Tab and Shift+Tab inside the question while it is open", () => {
+    render(<><LeaveTable room={room({ status: "playing" })} isHost={false} playing onLeave={vi.fn()} />
+      <button type="button">Under it</button></>);
+    fireEvent.click(screen.getByRole("button", { name: "Leave" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Leave this game?" });
+    const stay = screen.getByRole("button", { name: "Stay at the table" });
+    const [leave] = [...dialog.querySelectorAll("button")].slice(-1);
+    expect(stay).toHaveFocus();
+    fireEvent.keyDown(stay, { key: "Tab", shiftKey: true });
+    expect(leave).toHaveFocus();
+    fireEvent.keyDown(leave, { key: "Tab" });
+    expect(stay).toHaveFocus();
+    // Focus put elsewhere (a click on the page) comes back into the question with the next Tab.
+    screen.getByRole("button", { name: "Under it" }).focus();
+    fireEvent.keyDown(document.activeElement as Element, { key: "Tab" });
+    expect(stay).toHaveFocus();
+  });
 });

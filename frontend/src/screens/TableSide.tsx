@@ -2,6 +2,7 @@
 // the way out.
 import { useEffect, useRef, useState, type ReactElement } from "react";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
+import { trapTab } from "../lib/trapTab";
 import type { useAlertSetting } from "../lib/turnAlert";
 import type { Room } from "../lib/types";
 import type { LogEntry } from "../lib/useRoom";
@@ -77,6 +78,15 @@ export function LeaveTable({ room, isHost, playing, onLeave }: {
     leaveButton.current?.focus(); // back where the keyboard was, not on the page
   };
   const leaveText = isHost ? "Close room" : "Leave";
+  const open = confirm && playing;
+  // While it asks, Tab and Shift+Tab go round its two buttons: the page under it waits for the answer.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return undefined;
+    const onKey = (event: KeyboardEvent) => trapTab(event, box.current);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
   return (
     <>
       <div className="btn-row">
@@ -87,10 +97,10 @@ export function LeaveTable({ room, isHost, playing, onLeave }: {
           {leaveText}
         </button>
       </div>
-      {confirm && playing && (
+      {open && (
         // Escape is "Stay at the table", as the button first in it (and focused) is.
         <div className="panel confirm-box" role="alertdialog" aria-labelledby="leave-title"
-          aria-describedby="leave-text" data-testid="confirm-leave"
+          aria-describedby="leave-text" data-testid="confirm-leave" ref={box}
           onKeyDown={(event) => {
             if (event.key === "Escape") stay();
           }}>
