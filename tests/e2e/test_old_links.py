@@ -44,7 +44,7 @@ def test_watch_again_opens_on_the_replay_drawn_on_felt(open_tab, shots):
     play_until_result([ada])
 
     with ada.context.expect_page() as opened:
-        ada.get_by_role("link", name="Watch again").click()
+        ada.get_by_role("link", name="Watch again (opens in a new tab)", exact=True).click()
     replay = opened.value
     expect(replay.get_by_role("region", name=re.compile("Replay of Nine Locks"))).to_be_visible()
     expect(replay.get_by_text(re.compile(r"^Step 0 of \d+$"))).to_be_visible()

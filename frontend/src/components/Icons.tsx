@@ -54,3 +54,13 @@ export function DrawIcon({ size = 28 }: { size?: number }): ReactElement {
     </svg>
   );
 }
+
+/** A box with an arrow out of it: the link opens in a new tab (its words say so to screen readers). */
+export function NewTabIcon({ size = 14 }: { size?: number }): ReactElement {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d="M14 3h7v7M21 3l-9 9M18 14v5a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h5" fill="none"
+        stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactElement } from "react";
-import { DrawIcon, TrophyIcon } from "../components/Icons";
+import { DrawIcon, NewTabIcon, TrophyIcon } from "../components/Icons";
 import { reveal } from "../lib/reveal";
 import { hostName, seatName } from "../lib/seats";
 import type { Result, Room } from "../lib/types";
@@ -56,7 +56,9 @@ export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, o
       )}
       <div className="result-more">
         <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
-        <a className="btn" href={`/replays/${room.id}?since=${room.created}`} target="_blank" rel="noopener">Watch again</a>
+        <a className="btn" href={`/replays/${room.id}?since=${room.created}`} target="_blank" rel="noopener">
+          Watch again <NewTabIcon /><span className="visually-hidden">(opens in a new tab)</span>
+        </a>
       </div>
     </div>
   );
