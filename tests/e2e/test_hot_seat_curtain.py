@@ -81,7 +81,8 @@ def test_the_curtain_closes_as_soon_as_a_hot_seat_move_is_done(open_tab, seating
     assert shown, "no hand was ever shown"
     for frame in shown:
         owner = frame["owner"].split("’s hand")[0]
-        assert owner in people and frame["turn"] == f"{owner}’s turn", frame
+        # The turn line speaks to the player the device was passed to.
+        assert owner in people and frame["turn"] == f"Your turn, {owner}", frame
     # The bots' turns were seen, each with every hand behind the curtain.
     bot_turns = [f for f in frames if f["turn"].startswith("Bot")]
     assert bot_turns and all(f["faceUp"] == 0 and f["curtain"] for f in bot_turns)

@@ -40,7 +40,7 @@ def test_bot_and_hot_seat_game_of_poker_99(open_tab, shots):
     curtain.get_by_role("button", name=re.compile("Show my hand")).click()
     expect(ada.locator(".me-area [data-card]")).to_have_count(5)
     expect(ada.get_by_test_id("total")).to_contain_text("0")
-    expect(ada.get_by_test_id("turn")).to_contain_text("Ada’s turn")
+    expect(ada.get_by_test_id("turn")).to_have_text("Your turn, Ada")
     shot(ada, shots, "poker99")
 
     # When the turn reaches Grace, Ada's hand is put away before Grace's is shown. The bot's

@@ -143,3 +143,36 @@ def test_timer_expiry_with_a_bot_stand_in_then_back(browser: Browser, quick_turn
         for context in contexts:
             with suppress(Exception):
                 context.close()
+
+
+@pytest.mark.parametrize(("size", "viewport"), [("desktop", {"width": 1280, "height": 800}),
+                                                ("phone", PHONE)], ids=["desktop", "phone"])
+def test_slapjack_away_keeps_i_am_back_on_the_bar_s_line(browser: Browser, quick_turns_url: str,
+                                                         shots, size, viewport):
+    """Slapjack's turn line is long ("Slap at any time · your turn to turn up a card"): while
+    Ada is away the clock beside it says the rest, and on a desktop the bar is one line with its
+    "I’m back"; on a phone two, the button whole in the window."""
+    contexts, ada, _other = two_tabs(browser, quick_turns_url, viewport)
+    try:
+        host_room(ada, "Ada", "Slapjack", public=False)
+        ada.get_by_label("Bot level").select_option("easy")
+        ada.get_by_role("button", name="Add bot").click()
+        ada.get_by_test_id("turn-time-select").select_option(label="2 s")
+        ada.get_by_role("button", name="Start game").click()
+        back = ada.locator(".table-head").get_by_role("button", name="I’m back")
+        expect(back).to_be_visible(timeout=15_000)
+        expect(ada.get_by_test_id("turn-clock")).to_contain_text("You are away: a bot plays in")
+        expect(ada.get_by_test_id("turn")).to_have_text("Slap at any time")
+        parts = [ada.get_by_test_id(p).bounding_box() for p in ("turn", "turn-clock")]
+        back_box = back.bounding_box()
+        assert rows_of([*parts, back_box]) == (1 if size == "desktop" else 2), [*parts, back_box]
+        assert back_box["x"] + back_box["width"] <= viewport["width"], back_box
+        assert one_line(ada, "turn") and one_line(ada, "turn-clock")
+        shot(ada, shots, f"slapjack-away-{size}", full_page=False)
+        back.click()
+        expect(back).to_have_count(0)
+        expect(ada.get_by_test_id("turn")).to_contain_text("Slap at any time · ")
+    finally:
+        for context in contexts:
+            with suppress(Exception):
+                context.close()

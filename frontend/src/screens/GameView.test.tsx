@@ -277,6 +277,30 @@ describe("GameView, at the table", () => {
     await waitFor(() => expect(screen.getByRole("group", { name: "Ada's hand" })).toHaveFocus());
   });
 
+  it("has one h1, the table's, hidden: the board stays where it was", () => {
+    render(table("nine-locks", { 0: state(nineLocksView()) }));
+    const headings = screen.getAllByRole("heading", { level: 1 });
+    expect(headings).toHaveLength(1);
+    expect(headings[0]).toHaveTextContent("Nine Locks table K7MPQ2");
+    expect(headings[0]).toHaveClass("visually-hidden");
+    expect(screen.getByRole("region", { name: "Nine Locks table K7MPQ2" })).toHaveAttribute("data-testid", "table");
+  });
+
+  it("has its h1 while the cards are dealt too", () => {
+    render(table("nine-locks", {}));
+    expect(screen.getAllByRole("heading", { level: 1 })).toHaveLength(1);
+  });
+
+  it("addresses a hot-seat player by name on their turn, and a single player as before", () => {
+    const at = (current: number) => ({ 0: state(nineLocksView({ current })), 2: state(nineLocksView({ seat: 2, current })) });
+    const { rerender } = render(table("nine-locks", at(2), { mySeats: [0, 2] }));
+    expect(screen.getByTestId("turn")).toHaveTextContent(/^Your turn, Linus$/);
+    rerender(table("nine-locks", at(1), { mySeats: [0, 2] }));
+    expect(screen.getByTestId("turn")).toHaveTextContent(/^Grace’s turn$/);
+    rerender(table("nine-locks", { 0: state(nineLocksView({ current: 0 })) }));
+    expect(screen.getByTestId("turn")).toHaveTextContent(/^Your turn$/);
+  });
+
   it("tells a real-time game by the server's word, not by its name", () => {
     const v = view("slapjack", { pile: [], stacks_count: [26, 26], events: [] });
     const info = { slug: "slapjack", real_time: true, private: [], moves: [] } as unknown as GameInfo;
@@ -284,6 +308,15 @@ describe("GameView, at the table", () => {
     expect(screen.getByTestId("turn")).toHaveTextContent("Your turn");
     rerender(table("slapjack", { 0: state(v) }, { info }));
     expect(screen.getByTestId("turn")).toHaveTextContent("Slap at any time · your turn to turn up a card");
+  });
+
+  it("leaves out the real-time turn's words the away clock says, so that the bar keeps to one line", () => {
+    const v = view("slapjack", { pile: [], stacks_count: [26, 26], events: [] });
+    const info = { slug: "slapjack", real_time: true, private: [], moves: [] } as unknown as GameInfo;
+    render(table("slapjack", { 0: state(v) }, { info, away: [0], clock: { seat: 0, endsAt: Date.now() + 9000, away: true } }));
+    expect(screen.getByTestId("turn")).toHaveTextContent(/^Slap at any time$/);
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent("You are away: a bot plays in");
+    expect(screen.getByRole("button", { name: "I’m back" })).toBeInTheDocument();
   });
 
   it("gives each game a fresh board: a slap remembered from the last game holds back none of the next", () => {

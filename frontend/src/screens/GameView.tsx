@@ -74,19 +74,23 @@ export function curtainText(room: Room, mySeats: number[], seat: number, current
   return `${seatName(room.seats, current)} is playing.`;
 }
 
-/** The turn line: whose turn it is, and whether that is this screen's to play. */
-function statusLine(state: GameState, room: Room, seat: number | null, mine: number[], realTime: boolean):
-  { text: string; mine: boolean } {
+/** The turn line: whose turn it is, and whether that is this screen's to play. `away`: a bot plays
+ * this screen's turns, which the clock beside the line says: the line leaves it out, and the bar
+ * keeps to one line with its "I’m back". */
+export function statusLine(state: GameState, room: Room, seat: number | null, mine: number[], realTime: boolean,
+  away = false): { text: string; mine: boolean } {
   const view = state.view;
   if (state.result) return { text: "Game over", mine: false };
   if (realTime && view.current !== null && view.current !== undefined) {
     const turn = view.current === seat ? "your turn to turn up a card" : `${seatName(room.seats, view.current)} turns up next`;
-    return { text: `Slap at any time · ${turn}`, mine: view.current === seat };
+    const text = away && view.current === seat ? "Slap at any time" : `Slap at any time · ${turn}`;
+    return { text, mine: view.current === seat };
   }
   if (view.current === null || view.current === undefined) return { text: "", mine: false };
   if (mine.includes(view.current)) {
+    // Hot seat: the player is addressed by name, as the one the device was passed to.
     const many = mine.length > 1;
-    return { text: many ? `${seatName(room.seats, view.current)}’s turn` : "Your turn", mine: true };
+    return { text: many ? `Your turn, ${seatName(room.seats, view.current)}` : "Your turn", mine: true };
   }
   return { text: `${seatName(room.seats, view.current)}’s turn`, mine: false };
 }
@@ -150,6 +154,12 @@ function TableHead({ status, hideHand, clock, clockName, lineRef, onBack, offlin
       {children}
     </div>
   );
+}
+
+/** The page's heading, for screen readers and the outline: the table shows its game already, and
+ * a visible title would push the board down on a phone. */
+function TableTitle({ room }: { room: Room }): ReactElement {
+  return <h1 id="table-title" className="visually-hidden">{room.title} table {room.code}</h1>;
 }
 
 /** What a spectator, or a player a bot stands in for, is told above the board. */
@@ -237,14 +247,16 @@ export function GameView(props: GameViewProps): ReactElement {
   const handsKnownHidden = game !== undefined && game.private.length > 0;
   const curtain = useCurtain(!spectator && mySeats.length > 1 && privateHands, seat, state);
   const hideHand = curtain.hidden;
-  const status = state ? statusLine(state, room, seat, mySeats, game?.real_time ?? false) : { text: "", mine: false };
+  const away = !spectator && room.seats.some((s) => mySeats.includes(s.seat) && s.away && !s.left);
+  const status = state ? statusLine(state, room, seat, mySeats, game?.real_time ?? false, away) : { text: "", mine: false };
   const myTurn = status.mine && !spectator && state !== undefined && !state.result;
   useTurnAlert(myTurn ? `${state?.round}:${state?.view.turn}:${state?.view.current}` : null,
     `Your turn at ${room.title} (table ${room.code})`, alerts.on);
 
   if (!state) {
     return (
-      <section className="table" aria-label="Game table">
+      <section className="table" aria-labelledby="table-title">
+        <TableTitle room={room} />
         <p className="table-status">Dealing the cards…</p>
       </section>
     );
@@ -272,15 +284,16 @@ export function GameView(props: GameViewProps): ReactElement {
   // The acting seat's clock is drawn on its seat, for everyone.
   const running = clock && !state.result ? clock : null;
   const seats = room.seats.map((s) => (s.seat === running?.seat ? { ...s, clock: { endsAt: running.endsAt, away: running.away } } : s));
-  const awayHere = !spectator && !state.result && room.seats.some((s) => mySeats.includes(s.seat) && s.away && !s.left);
+  const awayHere = away && !state.result;
   const clockName = running && !(mySeats.includes(running.seat) && mySeats.length === 1) ? seatName(room.seats, running.seat) : null;
   // The bar's clock says it already ("You are away: a bot plays in 3 s"): no note under it then,
   // which would push the board down by a line for nothing.
   const saidInBar = running !== null && running.away && clockName === null;
   return (
     <div className="game-layout" ref={setLayout}>
-      <section className={`table ${state.result ? "is-over" : ""}`} aria-label={`${room.title} table`}
+      <section className={`table ${state.result ? "is-over" : ""}`} aria-labelledby="table-title"
         data-testid="table" data-version={state.version}>
+        <TableTitle room={room} />
         <TableHead status={status} hideHand={hideHand} clock={running} lineRef={turnLine}
           onBack={awayHere ? () => act("back") : null} offline={offline}
           clockName={clockName}>
