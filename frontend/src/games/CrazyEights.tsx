@@ -1,6 +1,6 @@
 import type { CSSProperties, ReactElement } from "react";
 import { Card, suitInk } from "../components/Card";
-import { capitalised, cardCount, cardName, suitOf } from "../lib/cards";
+import { capitalised, cardCount, cardName, highlightedCards, suitOf } from "../lib/cards";
 import { movesNamed } from "../lib/moves";
 import { seatName } from "../lib/seats";
 import type { LegalMove } from "../lib/types";
@@ -47,11 +47,12 @@ function lastMove({ view, seats, seat, owner, byBot }: BoardProps): string {
 }
 
 /** What the player may do now, in words (nothing while it is not their turn). */
-function hintFor(stage: string | null, drawn: string | null, canPlay: boolean, canDraw: boolean, canPass: boolean): string {
+function hintFor(stage: string | null, drawn: string | null, playable: string[], canDraw: boolean, canPass: boolean): string {
+  const canPlay = playable.length > 0;
   if (stage === "drawn") {
     return canPlay ? `You drew ${theCard(drawn)}: play it, or pass.` : `You drew ${theCard(drawn)}: it does not fit, so pass.`;
   }
-  if (canPlay) return canDraw ? "Choose a glowing card to play, or draw." : "Choose a glowing card to play.";
+  if (canPlay) return `Play ${highlightedCards(playable)}${canDraw ? ", or draw" : ""}.`;
   if (canDraw) return "Nothing fits: draw a card.";
   if (canPass) return "Nothing fits and nothing is left to draw: pass.";
   return "";
@@ -105,7 +106,7 @@ export function CrazyEights(props: BoardProps): ReactElement {
   const offset = fromOffset(lastSeat, seat) as CSSProperties;
   const myTurn = playsNow(view, seat);
   const hint = myTurn && canAct && !picker.choosing
-    ? hintFor(view.stage, drawn, picker.byCard.size > 0, Boolean(draw), Boolean(pass)) : "";
+    ? hintFor(view.stage, drawn, [...picker.byCard.keys()], Boolean(draw), Boolean(pass)) : "";
 
   const chooser = (card: string, moves: LegalMove[]) => (
     <ChoiceBox label={`Suit to name with the ${cardName(card)}`} question={`Your ${cardName(card)}: which suit follows it?`}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactElement, type ReactNode } from "react";
 import { Card, CardFace } from "../components/Card";
 import { LockIcon } from "../components/Icons";
-import { cardName } from "../lib/cards";
+import { cardName, highlightedCards, orList } from "../lib/cards";
 import { reveal } from "../lib/reveal";
 import { movesNamed } from "../lib/moves";
 import { seatName } from "../lib/seats";
@@ -54,12 +54,17 @@ function PileView({ pile, target, onPick, style, selectedCard }: {
   );
 }
 
-function hintFor(stage: string | null, canPick: boolean, selected: string | null, hasPlays: boolean): string {
+/** What the player may do now, in words. The cards and piles to choose are named (a screen reader
+ * does not see them highlighted). */
+function hintFor(stage: string | null, canPick: boolean, selected: string | null, playable: string[],
+  piles: number[]): string {
   if (stage === "unlock") return "Choose a pile to unlock.";
   if (stage === "key") return "Use the key on a pile: a locked or face-down pile opens, an open one locks.";
-  if (selected) return `Choose a glowing pile for the ${cardName(selected)}, or press the card again to cancel.`;
-  if (hasPlays && canPick) return "Choose a glowing card to play, or pick up from the deck.";
-  if (hasPlays) return "Choose a glowing card to play.";
+  if (selected) {
+    const where = `pile ${orList([...piles].sort((a, b) => a - b).map((p) => String(p + 1)))}`;
+    return `Choose a highlighted pile for the ${cardName(selected)} (${where}), or press the card again to cancel.`;
+  }
+  if (playable.length > 0) return `Choose ${highlightedCards(playable)} to play${canPick ? ", or pick up from the deck" : ""}.`;
   if (canPick) return "No card fits: pick up from the deck.";
   return "";
 }
@@ -177,7 +182,7 @@ export function NineLocks(props: BoardProps): ReactElement {
       {seat !== null && (
         <MyArea label={`${seatName(seats, seat)}'s hands`} isTurn={playsNow(view, seat)}>
           <p className="hint" aria-live="polite">
-            {legal.length > 0 && !hideHand ? hintFor(view.stage, Boolean(pickUp), selected, plays.length > 0) : ""}
+            {legal.length > 0 && !hideHand ? hintFor(view.stage, Boolean(pickUp), selected, [...playable], [...targets.keys()]) : ""}
           </p>
           <div className="nl-hands">
             <OwnHand title={owner ? `${owner}’s visible hand` : "Visible hand"} seenBy="everyone sees">

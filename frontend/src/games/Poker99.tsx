@@ -1,7 +1,7 @@
 import type { CSSProperties, ReactElement } from "react";
 import { Card } from "../components/Card";
 import { SaidAs } from "../components/SaidAs";
-import { cardName } from "../lib/cards";
+import { cardName, highlightedCards } from "../lib/cards";
 import { seatName } from "../lib/seats";
 import type { LegalMove } from "../lib/types";
 import { ChoiceBox, MyHand, useCardPicker } from "./HandPicker";
@@ -126,7 +126,7 @@ export function Poker99(props: BoardProps): ReactElement {
         <MyHand seat={seat} seats={seats} owner={owner} isTurn={playsNow(view, seat)}
           hand={(view.hands as string[] | null) ?? null} count={counts[seat] ?? 0} hidden={hideHand}
           picker={picker} canAct={canAct} chooser={chooser}
-          hint={picker.byCard.size > 0 && !hideHand && !picker.choosing ? "Choose a glowing card to play." : ""}
+          hint={picker.byCard.size > 0 && !hideHand && !picker.choosing ? `Play ${highlightedCards([...picker.byCard.keys()])}.` : ""}
           badge={status[seat] === "out" && <span className="pill pill-off">Out</span>} />
       )}
     </>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactElement } from "react";
 import { Card } from "../components/Card";
-import { cardCount, cardName } from "../lib/cards";
+import { capitalised, cardCount, cardName, parseCard } from "../lib/cards";
 import { movesNamed } from "../lib/moves";
 import { seatName } from "../lib/seats";
 import type { LegalMove, SeatInfo, View } from "../lib/types";
@@ -50,9 +50,10 @@ function slapVersion(move: LegalMove, shown: number): number {
   return typeof named === "number" ? named : shown;
 }
 
-/** An event in words, naming its seat's player (the server's own text numbers the seats). */
-function eventText(event: SlapEvent, seats: SeatInfo[]): string {
-  const who = seatName(seats, event.seat);
+/** An event in words, naming its seat's player (the server's own text numbers the seats); `you`:
+ * the seat said "You", this screen's only player's (on a hot seat each player is named). */
+function eventText(event: SlapEvent, seats: SeatInfo[], you: number | null): string {
+  const who = event.seat === you ? "You" : seatName(seats, event.seat);
   const cards = event.cards === 0 ? "no cards" : cardCount(event.cards);
   if (event.kind === "good") return `${who} took the pile with a ${event.reason}: ${cards}`;
   if (event.kind === "bad") return `${who} slapped wrongly: ${cards} under the pile`;
@@ -62,6 +63,18 @@ function eventText(event: SlapEvent, seats: SeatInfo[]): string {
   }
   if (event.kind === "left") return `${who} left: ${cards} under the pile`;
   return event.text;
+}
+
+/** A jack just turned up on the pile, in words ("Jack of hearts on the pile: slap!"), else "": the
+ * pile is a picture, and the log comes too late to slap by. A jack already there when the board came
+ * up (a reload, a return to the table) is not news; a slap on it, or the next card, ends the news. */
+function useJackNews(view: View, canSlap: boolean): string {
+  const plays = (view.plays as number | undefined) ?? 0;
+  const firstPlays = useRef(plays);
+  const pile = (view.pile as string[]) ?? [];
+  const top = parseCard(pile[pile.length - 1]);
+  if (top?.rank !== "J" || plays === firstPlays.current || view.pile_slapped === true || view.result) return "";
+  return `${capitalised(top.name)} on the pile${canSlap ? ": slap!" : "."}`;
 }
 
 /** The pile in the middle: its top three cards, a little askew, the top one named. `slapped`:
@@ -142,6 +155,7 @@ export function Slapjack(props: BoardProps): ReactElement {
   };
   // The button's pressed look ends with the board: no state set after it is gone.
   useEffect(() => () => window.clearTimeout(release.current), []);
+  const jackNews = useJackNews(view, slappers.length > 0);
   const mySlap = seat === null ? undefined : slapFor(legal, view, seat);
   const spaceSlaps = seat !== null && slappers.length === 1;
   useSpaceBar(spaceSlaps && mySlap ? () => slap(seat, mySlap) : null);
@@ -174,8 +188,10 @@ export function Slapjack(props: BoardProps): ReactElement {
         </div>
         {/* One region, kept mounted: screen readers read each new event as its text changes. */}
         <div role="status">
-          {latest && <p className="notice" style={{ margin: 0 }}>{eventText(latest, seats)}</p>}
+          {latest && <p className="notice" style={{ margin: 0 }}>{eventText(latest, seats, owner === null ? seat : null)}</p>}
         </div>
+        {/* A jack is said at once, over whatever is being read: a slap is a matter of a second. */}
+        <p className="visually-hidden" aria-live="assertive" data-testid="sj-jack-news">{jackNews}</p>
       </div>
 
       {seat !== null && (

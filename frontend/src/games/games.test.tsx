@@ -65,7 +65,18 @@ describe("Nine Locks", () => {
     expect(within(hand).getByText("—")).toHaveAttribute("aria-hidden", "true");
   });
 
-  it("only asks for a glowing pile while the key is in hand: the piles come from the server", () => {
+  it("names the cards, then the piles, that its hint asks for: a highlight is not read out", () => {
+    const legal = [{ move: "play", args: ["9H", 4] }, { move: "play", args: ["9H", 7] }, { move: "play", args: ["JS", 2] },
+      { move: "pick_up", args: [] }];
+    render(<NineLocks {...props({ view: nineLocksView(), legal })} />);
+    expect(screen.getByText("Choose the 9 of hearts or the jack of spades (highlighted) to play, or pick up from the deck."))
+      .toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "9 of hearts" }));
+    expect(screen.getByText("Choose a highlighted pile for the 9 of hearts (pile 5 or 8), or press the card again to cancel."))
+      .toBeInTheDocument();
+  });
+
+  it("only asks for a highlighted pile while the key is in hand: the piles come from the server", () => {
     const legal = [4, 7].map((pile) => ({ move: "key", args: [pile] }));
     render(<NineLocks {...props({ view: nineLocksView({ stage: "key" }), legal })} />);
     expect(screen.getByText("Use the key on a pile: a locked or face-down pile opens, an open one locks.")).toBeInTheDocument();
@@ -105,7 +116,7 @@ describe("Poker 99", () => {
     const queen = { ...v, hands: ["QS", "3D"], signed_amounts: { QS: 20 } };
     const legal = [{ move: "play", args: ["QS", "+"] }, { move: "play", args: ["QS", "-"] }];
     render(<Poker99 {...props({ view: queen, legal })} />);
-    expect(screen.getByText("Choose a glowing card to play.")).toBeInTheDocument();
+    expect(screen.getByText("Play the queen of spades (highlighted).")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "queen of spades" }));
     expect(screen.getByRole("button", { name: "Add 20" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Subtract 20" })).toBeInTheDocument();
@@ -352,6 +363,47 @@ describe("Slapjack", () => {
   });
 });
 
+describe("Slapjack, for a screen reader", () => {
+  const at = (plays: number, pile: string[], extra: Record<string, unknown> = {}) =>
+    view("slapjack", { version: plays + 3, pile, stacks_count: [20, 30], events: [], plays, top: pile[pile.length - 1], ...extra });
+
+  it("says a jack turned up at once, once, and not a jack already there when the board came up", () => {
+    const { rerender } = render(<Slapjack {...props({ view: at(2, ["4H", "JC"]) })} />);
+    const news = screen.getByTestId("sj-jack-news");
+    expect(news).toHaveAttribute("aria-live", "assertive");
+    expect(news).toHaveTextContent(/^$/);
+    rerender(<Slapjack {...props({ view: at(3, ["4H", "JC", "5D"]) })} />);
+    expect(news).toHaveTextContent(/^$/);
+    rerender(<Slapjack {...props({ view: at(4, ["4H", "JC", "5D", "JH"]) })} />);
+    expect(news).toHaveTextContent(/^Jack of hearts on the pile: slap!$/);
+    const said = news.firstChild;
+    rerender(<Slapjack {...props({ view: at(4, ["4H", "JC", "5D", "JH"]) })} />); // the same state again
+    expect(news.firstChild).toBe(said);
+    rerender(<Slapjack {...props({ view: at(4, ["4H", "JC", "5D", "JH"], { pile_slapped: true }) })} />);
+    expect(news).toHaveTextContent(/^$/);
+    rerender(<Slapjack {...props({ view: at(5, ["JS"]) })} />);
+    expect(news).toHaveTextContent(/^Jack of spades on the pile: slap!$/);
+  });
+
+  it("tells a spectator of a jack without asking them to slap", () => {
+    const { rerender } = render(<Slapjack {...props({ view: at(2, ["4H"]), seat: null })} />);
+    rerender(<Slapjack {...props({ view: at(3, ["4H", "JD"]), seat: null })} />);
+    expect(screen.getByTestId("sj-jack-news")).toHaveTextContent(/^Jack of diamonds on the pile\.$/);
+  });
+
+  it("says the player's own slaps in the second person, and the others' by name", () => {
+    const mine = { version: 6, seat: 0, kind: "bad", reason: null, cards: 3, text: "Seat 0 slapped a 4" };
+    const { rerender } = render(<Slapjack {...props({ view: at(3, ["4H"], { events: [mine] }) })} />);
+    expect(screen.getByRole("status")).toHaveTextContent("You slapped wrongly: 3 cards under the pile");
+    const good = { version: 7, seat: 0, kind: "good", reason: "jack", cards: 8, text: "Seat 0 slapped a jack" };
+    rerender(<Slapjack {...props({ view: at(3, [], { events: [mine, good] }) })} />);
+    expect(screen.getByRole("status")).toHaveTextContent("You took the pile with a jack: 8 cards");
+    const theirs = { ...good, version: 8, seat: 1 };
+    rerender(<Slapjack {...props({ view: at(3, [], { events: [mine, good, theirs] }) })} />);
+    expect(screen.getByRole("status")).toHaveTextContent("Grace took the pile with a jack: 8 cards");
+  });
+});
+
 describe("Crazy Eights", () => {
   const v = view("crazy-eights", {
     num_players: 3, hands: ["8C", "7H", "KS"], hands_count: [3, 5, 1], stock_count: 31, discards_count: 10,
@@ -368,7 +420,7 @@ describe("Crazy Eights", () => {
     expect(screen.getByRole("button", { name: "king of spades" })).toBeDisabled();
     const suit = screen.getByRole("status", { name: "Suit to follow: hearts (named with the 8)" });
     expect(suit).toHaveTextContent("Suit to follow: hearts (named with the 8)"); // read out when it changes
-    expect(screen.getByText("Choose a glowing card to play, or draw.")).toBeInTheDocument();
+    expect(screen.getByText("Play the 8 of clubs or the 7 of hearts (highlighted), or draw.")).toBeInTheDocument();
     expect(screen.getByText("Linus played the 8 of spades and named hearts.")).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Linus's hand: 1 card" })).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "7 of hearts" }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capitalised, cardCount, cardName, isCard, nameCardsIn, parseCard, suitOf } from "./cards";
+import { capitalised, cardCount, cardName, highlightedCards, isCard, nameCardsIn, parseCard, suitOf } from "./cards";
 
 describe("cards", () => {
   it("names cards the way people say them", () => {
@@ -44,5 +44,13 @@ describe("cards", () => {
     expect(suitOf("H")).toEqual({ name: "hearts", symbol: "♥", red: true });
     expect(suitOf("C")?.name).toBe("clubs");
     for (const bad of ["X", "h", "toString", "", null, 3]) expect(suitOf(bad)).toBeNull();
+  });
+});
+
+describe("highlightedCards", () => {
+  it("names up to three cards, and counts more", () => {
+    expect(highlightedCards(["4H"])).toBe("the 4 of hearts (highlighted)");
+    expect(highlightedCards(["4H", "QS", "10C"])).toBe("the 4 of hearts, the queen of spades or the 10 of clubs (highlighted)");
+    expect(highlightedCards(["4H", "QS", "10C", "2D"])).toBe("one of the 4 highlighted cards");
   });
 });

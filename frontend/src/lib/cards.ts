@@ -61,6 +61,19 @@ export function capitalised(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** The words for a list: "a", "a or b", "a, b or c". */
+export function orList(words: string[]): string {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
+/** The cards a player may play, for a hint that a screen reader says too (the highlight alone is a
+ * look): up to three named ("the 4 of hearts or the 7 of clubs (highlighted)"), more counted
+ * ("one of the 5 highlighted cards": the cards' own buttons name them). */
+export function highlightedCards(cards: string[]): string {
+  if (cards.length > 3) return `one of the ${cards.length} highlighted cards`;
+  return `${orList(cards.map((c) => `the ${cardName(c)}`))} (highlighted)`;
+}
+
 /** "1 card", "3 cards". */
 export function cardCount(count: number): string {
   return `${count} card${count === 1 ? "" : "s"}`;
