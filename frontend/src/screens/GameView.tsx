@@ -77,7 +77,7 @@ export function curtainText(room: Room, mySeats: number[], seat: number, current
 /** The turn line: whose turn it is, and whether that is this screen's to play. `away`: a bot plays
  * this screen's turns, which the clock beside the line says: the line leaves it out, and the bar
  * keeps to one line with its "I’m back". */
-export function statusLine(state: GameState, room: Room, seat: number | null, mine: number[], realTime: boolean,
+function statusLine(state: GameState, room: Room, seat: number | null, mine: number[], realTime: boolean,
   away = false): { text: string; mine: boolean } {
   const view = state.view;
   if (state.result) return { text: "Game over", mine: false };
