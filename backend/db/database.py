@@ -112,13 +112,39 @@ def alembic_config(engine: Engine) -> AlembicConfig:
 MIGRATION_LOCK = 0x6C6F756E6765  # "lounge": the advisory lock held while migrating
 
 
+def _migrating(engine: Engine) -> Engine:
+    """The engine to migrate through. Python's SQLite driver runs each schema change in a
+    transaction of its own: an upgrade cut short (the process killed, a step failing) would
+    leave half a migration, and the next start would trip over it ("duplicate column"). For
+    SQLite, an engine that hands the transaction to SQLite itself (BEGIN ... COMMIT), so that
+    the whole upgrade is one, as on PostgreSQL."""
+    if engine.dialect.name != "sqlite":
+        return engine
+    migrating = create_engine(engine.url, connect_args={"check_same_thread": False,
+                                                        "timeout": 30})
+    setup = _sqlite_setup(fsync=True)
+
+    def connect(connection, record) -> None:
+        connection.isolation_level = None  # the driver opens no transaction of its own
+        setup(connection, record)
+
+    event.listen(migrating, "connect", connect)
+    event.listen(migrating, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+    return migrating
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Apply every migration up to ``revision``. On PostgreSQL, processes starting together
-    take turns (an advisory lock), so that only the first one migrates."""
+    """Apply every migration up to ``revision``, all or none. On PostgreSQL, processes
+    starting together take turns (an advisory lock), so that only the first one migrates."""
     from alembic import command
 
     if engine.dialect.name != "postgresql":
-        command.upgrade(alembic_config(engine), revision)
+        migrating = _migrating(engine)
+        try:
+            command.upgrade(alembic_config(migrating), revision)
+        finally:
+            if migrating is not engine:
+                migrating.dispose()
         return
     with engine.connect() as lock:
         lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
@@ -130,10 +156,15 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
 
 def downgrade(engine: Engine, revision: str) -> None:
-    """Undo migrations down to ``revision`` ("base": no tables at all)."""
+    """Undo migrations down to ``revision`` ("base": no tables at all), all or none."""
     from alembic import command
 
-    command.downgrade(alembic_config(engine), revision)
+    migrating = _migrating(engine)
+    try:
+        command.downgrade(alembic_config(migrating), revision)
+    finally:
+        if migrating is not engine:
+            migrating.dispose()
 
 
 def current_revision(engine: Engine) -> str | None:

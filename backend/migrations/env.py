@@ -23,8 +23,11 @@ def run_online() -> None:
     engine = config.attributes.get("engine") or create_engine(
         config.get_main_option("sqlalchemy.url"))
     with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        # On SQLite too, every migration of a run in one transaction (the engine of
+        # backend.db.database.upgrade begins it in SQLite itself): all or none.
         context.configure(connection=connection, target_metadata=target_metadata,
-                          render_as_batch=connection.dialect.name == "sqlite")
+                          render_as_batch=sqlite, transactional_ddl=True)
         with context.begin_transaction():
             context.run_migrations()
 

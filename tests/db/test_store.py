@@ -268,6 +268,26 @@ def test_migrations_go_down_and_up_again(db_url):
         assert set(count_rows(conn).values()) == {0}
 
 
+def test_a_migration_cut_short_leaves_the_schema_as_it_was(db_url):
+    """A start killed while migrating (or a migration that fails) must not leave half a
+    migration behind, which the next start would trip over ("duplicate column"): every
+    migration of an upgrade is one transaction, on SQLite too."""
+    engine = make_engine(db_url)
+    upgrade(engine, "0002")
+    with engine.begin() as conn:  # 0003's last step will fail, after its first ones ran
+        conn.exec_driver_sql("ALTER TABLE match_moves ADD COLUMN actor VARCHAR(16)")
+    with pytest.raises(Exception, match="actor"):
+        upgrade(engine)
+    assert current_revision(engine) == "0002"
+    with engine.connect() as conn:
+        columns = list(conn.exec_driver_sql("SELECT * FROM rooms").keys())
+    assert "turn_seconds" not in columns
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE match_moves DROP COLUMN actor")
+    upgrade(engine)
+    assert current_revision(engine) == "0006"
+
+
 def test_moves_saved_before_the_table_lost_its_rowid_are_kept(sqlite_url):
     engine = make_engine(sqlite_url)
     upgrade(engine, "0004")
