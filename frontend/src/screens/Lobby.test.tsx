@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { clickTwice, heldSend, room, seat } from "../lib/fixtures";
 import type { Ack, GamesResponse } from "../lib/types";
@@ -276,6 +276,25 @@ describe("Lobby", () => {
       expect(answered).toHaveBeenCalledTimes(1);
       expect(answered).toHaveBeenCalledWith("allow", { user_id: "u7" });
       await later(0);
+    });
+  });
+
+  describe("the bot level", () => {
+    const list = games.loaded;
+    afterEach(() => {
+      games.loaded = list;
+      localStorage.clear();
+    });
+
+    it("is the middle one at first, then the one the host chose last", () => {
+      games.loaded = { games: [], bot_levels: ["easy", "normal", "hard"], turn_times: [] };
+      lobby("u0", false);
+      const level = screen.getByRole("combobox", { name: /Bot level/ });
+      expect(level).toHaveValue("normal");
+      fireEvent.change(level, { target: { value: "hard" } });
+      cleanup();
+      lobby("u0", false);
+      expect(screen.getByRole("combobox", { name: /Bot level/ })).toHaveValue("hard");
     });
   });
 

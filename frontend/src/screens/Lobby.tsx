@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactEle
 import { Avatar } from "../components/Avatar";
 import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
+import { firstBotLevel, rememberBotLevel } from "../lib/botLevel";
 import { getName, saveName, validName } from "../lib/identity";
 import { isHostSeat, seatFree } from "../lib/seats";
 import { useFocusFallback } from "../lib/useFocusFallback";
@@ -95,7 +96,7 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
   const [level, setLevel] = useState("");
   const [local, setLocal] = useState("");
   const full = room.seats.length >= room.max_players;
-  const botLevel = level || levels[levels.length - 1];
+  const botLevel = level || firstBotLevel(levels);
   const addLocal = async (e: FormEvent) => {
     e.preventDefault();
     const name = local.trim();
@@ -107,7 +108,10 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
       <form onSubmit={(e) => { e.preventDefault(); void runAlone("add_bot", { level: botLevel }); }}>
         <label className="field">
           Bot level
-          <select value={botLevel ?? ""} disabled={offline || !botLevel} onChange={(e) => setLevel(e.target.value)}>
+          <select value={botLevel ?? ""} disabled={offline || !botLevel} onChange={(e) => {
+            setLevel(e.target.value);
+            rememberBotLevel(e.target.value);
+          }}>
             {levels.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>
         </label>
