@@ -82,7 +82,7 @@ describe("Lobby", () => {
   it("counts the open seats in one line too, for a phone", () => {
     lobby("u0", false);
     expect(screen.getByTestId("open-seats")).toHaveTextContent(/^2 open seats$/);
-    expect(screen.getByTestId("invite-link")).toHaveValue(`${window.location.origin}/r/${room().code}`);
+    expect(screen.getByTestId("invite-link")).toHaveTextContent(`${window.location.origin}/r/${room().code}`);
   });
 
   it("tells the host how many players the game needs", () => {
@@ -276,6 +276,27 @@ describe("Lobby", () => {
       expect(answered).toHaveBeenCalledTimes(1);
       expect(answered).toHaveBeenCalledWith("allow", { user_id: "u7" });
       await later(0);
+    });
+  });
+
+  describe("the invite", () => {
+    const share = vi.fn(async () => undefined);
+    afterEach(() => {
+      delete (navigator as { share?: unknown }).share;
+    });
+
+    it("offers Copy only where the browser cannot share", () => {
+      lobby("u1", false);
+      expect(screen.getByRole("button", { name: "Copy link" })).toBeInTheDocument();
+      expect(screen.queryByRole("button", { name: "Share" })).toBeNull();
+    });
+
+    it("hands the link to the browser's sharing where it has it", async () => {
+      Object.defineProperty(navigator, "share", { value: share, configurable: true, writable: true });
+      lobby("u1", false);
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Share" })));
+      expect(share).toHaveBeenCalledWith(expect.objectContaining({ url: `${window.location.origin}/r/${room().code}` }));
+      expect(screen.getByRole("button", { name: "Copy link" })).toBeInTheDocument();
     });
   });
 

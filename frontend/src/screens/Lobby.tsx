@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
 import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
@@ -23,30 +23,44 @@ export interface LobbyProps {
   offline?: boolean;
 }
 
-function InviteBox({ code }: { code: string }): ReactElement {
+/** Whether this browser can hand a link to the phone's own sharing (messages, mail, chat apps). */
+function canShare(): boolean {
+  return typeof navigator.share === "function";
+}
+
+/** The link with a line break allowed after each "/": a line too narrow for it ends after "/r/"
+ * rather than inside the room's code. */
+function breakAfterSlashes(link: string): ReactElement[] {
+  const parts = link.split("/");
+  return parts.map((part, i) => <Fragment key={i}>{part}{i < parts.length - 1 && <>/<wbr /></>}</Fragment>);
+}
+
+/** The room's code and invite link, with Copy, and Share where the browser has it. The link is
+ * text that wraps, not a one-line field: a phone shows all of it, origin and code. */
+function InviteBox({ code, title }: { code: string; title: string }): ReactElement {
   const link = `${window.location.origin}/r/${code}`;
-  const [copied, setCopied] = useState<string | null>(null);
-  // A narrow field shows the link's end, the room's code, rather than its start (the origin).
-  const field = useRef<HTMLInputElement>(null);
-  const showEnd = () => {
-    const input = field.current;
-    if (input && document.activeElement !== input) input.scrollLeft = input.scrollWidth;
+  const [said, setSaid] = useState<string | null>(null);
+  const shown = useRef<HTMLElement>(null);
+  const say = (words: string) => {
+    setSaid(words);
+    window.setTimeout(() => setSaid(null), 2500);
   };
-  useEffect(() => {
-    showEnd();
-    window.addEventListener("resize", showEnd);
-    return () => window.removeEventListener("resize", showEnd);
-  }, [link]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(link);
-      setCopied("Link copied");
+      say("Link copied");
     } catch {
-      const field = document.getElementById("invite-link") as HTMLInputElement | null;
-      field?.select();
-      setCopied("Press Ctrl+C to copy the selected link");
+      if (shown.current) window.getSelection()?.selectAllChildren(shown.current);
+      say("Press Ctrl+C to copy the selected link");
     }
-    window.setTimeout(() => setCopied(null), 2500);
+  };
+  const share = async () => {
+    try {
+      await navigator.share({ title: `${title} at the Gaming Lounge`, text: `Play ${title} with us: room ${code}`, url: link });
+    } catch (error) {
+      // Closing the share sheet is a choice, not a failure: nothing to say.
+      if (!(error instanceof DOMException && error.name === "AbortError")) say("Could not share: copy the link instead");
+    }
   };
   return (
     <div className="stack" style={{ gap: "0.4rem" }}>
@@ -55,11 +69,13 @@ function InviteBox({ code }: { code: string }): ReactElement {
         <span className="code big-code" data-testid="room-code">{code}</span>
       </div>
       <div className="invite">
-        <label className="visually-hidden" htmlFor="invite-link">Invite link</label>
-        <input id="invite-link" type="text" readOnly value={link} ref={field} onFocus={(e) => e.target.select()}
-          onBlur={() => window.requestAnimationFrame(showEnd)} data-testid="invite-link" />
-        <button type="button" className="btn btn-small" onClick={copy}>Copy link</button>
-        <span role="status" aria-live="polite" className="muted">{copied}</span>
+        <span className="muted">Invite link</span>
+        <code className="invite-link" ref={shown} data-testid="invite-link">{breakAfterSlashes(link)}</code>
+        <span className="btn-row invite-buttons">
+          <button type="button" className="btn btn-small" onClick={copy}>Copy link</button>
+          {canShare() && <button type="button" className="btn btn-small" onClick={share}>Share</button>}
+        </span>
+        <span role="status" aria-live="polite" className="muted invite-said">{said}</span>
       </div>
     </div>
   );
@@ -336,7 +352,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
       </div>
       {room.notice && <p className="notice" role="status" data-testid="room-notice">{room.notice}</p>}
-      <InviteBox code={room.code} />
+      <InviteBox code={room.code} title={room.title} />
       {spectator && (
         <WatcherNote removed={removed.some((player) => player.user_id === userId)} canSit={seatFree(room)}
           offline={offline || busy} onSit={(name) => void runAlone("join", { room: room.code, name })} />
