@@ -17,6 +17,56 @@ navigator.share = async (data) => { window.__shared.push(data); };
 """
 
 
+def test_start_says_who_the_table_waits_for_until_everyone_is_ready(open_tab, shots):
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Nine Locks", public=False)
+    start = ada.get_by_role("button", name="Start game")
+    waiting = ada.get_by_test_id("start-waiting")
+    # Bots and hot-seat players are always ready: they are not waited for.
+    ada.get_by_role("button", name="Add bot").click()
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Bot 1 (normal)")
+    ada.get_by_role("textbox", name="Hot-seat player").fill("Linus")
+    ada.get_by_role("button", name="Add hot seat").click()
+    expect(ada.get_by_test_id("seat-2")).to_contain_text("Linus")
+    expect(start).not_to_have_attribute("aria-disabled", "true")
+    expect(waiting).to_be_hidden()
+
+    grace = open_tab("/", viewport=PHONE)
+    join_by_code(grace, "Grace", code)
+    expect(waiting).to_have_text("Waiting for Grace to get ready.")
+    expect(start).to_have_attribute("aria-disabled", "true")
+    expect(start).to_have_accessible_description("Waiting for Grace to get ready.")
+    shot(ada, shots, "lobby-desktop-host-waiting", full_page=False)
+    shot(grace, shots, "lobby-phone-guest-not-ready", full_page=False)
+
+    # Pressed anyway: the sentence again, focus kept, nothing sent (no refusal from the server).
+    start.focus()
+    start.click(force=True)
+    expect(waiting.locator(".nudged")).to_have_text("Waiting for Grace to get ready.")
+    expect(start).to_be_focused()
+    expect(ada.get_by_role("alert")).to_have_count(0)
+    expect(ada.get_by_test_id("table")).to_have_count(0)
+
+    grace.get_by_role("button", name="I’m ready").click()
+    expect(waiting).to_be_hidden()
+    expect(start).not_to_have_attribute("aria-disabled", "true")
+    start.click()
+    expect(ada.get_by_test_id("table")).to_be_visible()
+    expect(grace.get_by_test_id("table")).to_be_visible()
+
+
+def test_a_guest_sees_no_start_and_no_waiting_sentence(open_tab):
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Tic-Tac-Toe", public=False)
+    expect(ada.get_by_test_id("start-waiting")).to_have_text(
+        "Waiting for players: Tic-Tac-Toe needs at least 2 players.")
+    grace = open_tab("/")
+    join_by_code(grace, "Grace", code)
+    expect(ada.get_by_test_id("start-waiting")).to_have_text("Waiting for Grace to get ready.")
+    expect(grace.get_by_role("button", name="Start game")).to_have_count(0)
+    expect(grace.get_by_test_id("start-waiting")).to_have_count(0)
+
+
 def test_the_bot_level_is_the_middle_one_then_the_hosts_last_choice(open_tab):
     ada = open_tab("/")
     host_room(ada, "Ada", "Nine Locks", public=False)

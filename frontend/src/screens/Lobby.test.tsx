@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { clickTwice, heldSend, room, seat } from "../lib/fixtures";
 import type { Ack, GamesResponse } from "../lib/types";
-import { LOBBY_QUIET_MS, Lobby, seatNews } from "./Lobby";
+import { LOBBY_QUIET_MS, Lobby, seatNews, waitingFor } from "./Lobby";
 
 const games = vi.hoisted(() => ({
   loaded: { games: [], bot_levels: ["easy", "normal"], turn_times: [30, 60] } as GamesResponse | null,
@@ -90,6 +90,40 @@ describe("Lobby", () => {
     render(<Lobby room={table} userId="u0" mySeats={[0]} spectator={false} turnTimes={[30, 60]} send={vi.fn()}
       onLeave={vi.fn()} offline={false} />);
     expect(screen.getByText("Waiting for players: Tic-Tac-Toe needs at least 2 players.")).toBeInTheDocument();
+  });
+
+  it("waits for what the server's start waits for: enough seats, then every player ready", () => {
+    const at = (...seats: ReturnType<typeof seat>[]) => waitingFor(room({ seats }));
+    expect(at(seat(0, "Ada"))).toBe("Waiting for players: Nine Locks needs at least 2 players.");
+    expect(at(seat(0, "Ada"), seat(1, "Grace", { ready: false }))).toBe("Waiting for Grace to get ready.");
+    expect(at(seat(0, "Ada"), seat(1, "Grace", { ready: false }), seat(2, "Linus", { ready: false })))
+      .toBe("Waiting for Grace and Linus to get ready.");
+    expect(at(seat(0, "Ada"), seat(1, "Grace", { ready: false }), seat(2, "Linus", { ready: false }),
+      seat(3, "Bob", { ready: false }))).toBe("Waiting for Grace, Linus and Bob to get ready.");
+    // Bots, hot-seat players and the host are ready whatever the seat says.
+    expect(at(seat(0, "Ada", { ready: false }), seat(1, "Bot 1 (easy)", { kind: "bot", user_id: null, ready: false }),
+      seat(2, "Linus", { kind: "local", user_id: "u0", ready: false }))).toBeNull();
+  });
+
+  it("says who Start waits for instead of sending it, and again at each press", () => {
+    const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+    const props = { userId: "u0", mySeats: [0], spectator: false, send, onLeave: vi.fn() };
+    const { rerender } = render(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace", { ready: false })] })} {...props} />);
+    const start = screen.getByRole("button", { name: "Start game" });
+    expect(start).toHaveAttribute("aria-disabled", "true");
+    expect(start).toHaveAccessibleDescription("Waiting for Grace to get ready.");
+    expect(screen.getByTestId("start-waiting").querySelector(".nudged")).toBeNull();
+    fireEvent.click(start);
+    const said = screen.getByTestId("start-waiting").querySelector(".nudged");
+    expect(said).toHaveTextContent("Waiting for Grace to get ready.");
+    fireEvent.click(start);
+    expect(screen.getByTestId("start-waiting").querySelector(".nudged")).not.toBe(said); // said anew
+    expect(send).not.toHaveBeenCalled();
+    rerender(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace")] })} {...props} />);
+    expect(start).not.toHaveAttribute("aria-disabled");
+    expect(screen.getByTestId("start-waiting")).toBeEmptyDOMElement();
+    fireEvent.click(start);
+    expect(send).toHaveBeenCalledWith("start", {});
   });
 
   it("offers the host's controls while connected", () => {

@@ -260,11 +260,17 @@ function RemovedPlayers({ removed, disabled, onAllow }: {
   );
 }
 
-/** What the lobby is waiting for before the host can start, in words (nothing when ready). */
-function waitingFor(room: Room): string | null {
-  const unready = room.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => s.name);
+/** Names in a sentence: "Grace", "Grace and Linus", "Grace, Linus and Bob". */
+function nameList(names: string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** Why Start would be refused, in words (null: it would start). The server's own checks, in its
+ * order: enough seats, then every player ready (bots, hot-seat players and the host always are). */
+export function waitingFor(room: Room): string | null {
   if (room.seats.length < room.min_players) return `Waiting for players: ${room.title} needs at least ${room.min_players} players.`;
-  return unready.length > 0 ? `Waiting for ${unready.join(", ")} to be ready.` : null;
+  const unready = room.seats.filter((s) => s.kind === "human" && !s.ready && !isHostSeat(room, s)).map((s) => s.name);
+  return unready.length > 0 ? `Waiting for ${nameList(unready)} to get ready.` : null;
 }
 
 /** The player's readiness. `ask(want)` asks for it and shows it at once (the room's next update
@@ -326,6 +332,16 @@ function useSeatNews(room: Room): string {
  * nothing. Short of a deliberate next press, which takes a look at the updated lobby first. */
 export const LOBBY_QUIET_MS = 400;
 
+/** Why Start cannot start yet (`waiting`), said again, and seen again, at each press of it. */
+function StartWaiting({ waiting, presses }: { waiting: string | null; presses: number }): ReactElement {
+  return (
+    <p id="start-waiting" className="muted lobby-say" role="status" data-testid="start-waiting">
+      {/* A new span at each press: a screen reader reads it out again, and it flashes again. */}
+      {waiting && <span key={presses} className={presses > 0 ? "nudged" : undefined}>{waiting}</span>}
+    </p>
+  );
+}
+
 /** The room before the game: seats, invite, host controls, ready and leave. */
 export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
   // `busy`: an event is on its way, or went out less than LOBBY_QUIET_MS ago. The buttons show it
@@ -336,6 +352,12 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
   const ready = useReady(mine?.ready ?? false, runAlone);
   const removed = room.removed ?? [];
   const waiting = isHost ? waitingFor(room) : null;
+  // Presses of Start while it waits, counted for the sentence they were pressed on.
+  const [pressed, setPressed] = useState<{ on: string; times: number } | null>(null);
+  const pressStart = () => {
+    if (!waiting) return void runAlone("start");
+    setPressed((last) => ({ on: waiting, times: (last?.on === waiting ? last.times : 0) + 1 }));
+  };
   const news = useSeatNews(room);
   // A control that goes (a seat removed) or stays disabled (no seat left for a bot) would leave a
   // keyboard player's focus on the page itself: it goes to the seats' heading, above what changed.
@@ -371,8 +393,11 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           Start is reachable without scrolling past the seats and the host's tools. */}
       <div className="btn-row lobby-actions" data-testid="lobby-actions">
         {isHost && (
-          <button type="button" className="btn btn-primary waits" disabled={offline} aria-disabled={busy || undefined}
-            onClick={() => void runAlone("start")} data-testid="start-game">Start game</button>
+          // Not before the server would start: it says who the table waits for instead of sending.
+          <button type="button" className="btn btn-primary waits" disabled={offline}
+            aria-disabled={busy || waiting !== null || undefined} aria-describedby="start-waiting"
+            onClick={pressStart}
+            data-testid="start-game">Start game</button>
         )}
         {/* One button, kept (and its focus with it): once ready it reads "Ready ✓" and pressing it
             again does nothing; not ready is the small button after it, away from the pointer. */}
@@ -390,8 +415,8 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         <button type="button" className="btn btn-danger" onClick={onLeave}>
           {isHost ? "Close room" : "Leave"}
         </button>
+        {isHost && <StartWaiting waiting={waiting} presses={pressed?.on === waiting ? pressed.times : 0} />}
       </div>
-      {waiting && <p className="muted">{waiting}</p>}
       {!isHost && !spectator && <p className="muted">The host starts the game when everyone is ready.</p>}
     </section>
   );
