@@ -118,3 +118,27 @@ def test_the_invite_link_is_whole_on_a_phone_and_shares_where_the_browser_can(op
     expect(grace.get_by_role("button", name="Copy link")).to_be_visible()
     expect(grace.get_by_role("button", name="Share")).to_have_count(0)
     shot(grace, shots, "lobby-desktop-guest", full_page=False)
+
+
+def test_a_press_too_soon_after_the_last_one_says_it_did_nothing(open_tab):
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Nine Locks", public=False)
+    grace = open_tab("/")
+    join_by_code(grace, "Grace", code)
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Grace")
+    # Two presses in one moment: the second is inside the pause after the first.
+    ada.evaluate("""() => {
+      const button = (name) => [...document.querySelectorAll('button')]
+        .find((b) => (b.getAttribute('aria-label') || b.textContent) === name);
+      button('Add bot').click();
+      button('Remove Grace').click();
+    }""")
+    expect(ada.get_by_test_id("too-soon")).to_have_text(
+        "That press came too soon after the last one, so it did nothing.")
+    expect(ada.get_by_test_id("seat-2")).to_contain_text("Bot 1")
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Grace")
+    # Said for a moment, then gone; a press after the pause is a press.
+    expect(ada.get_by_test_id("too-soon")).to_be_empty()
+    ada.get_by_role("button", name="Remove Grace").click()
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Bot 1")
+    expect(ada.locator("[data-testid^=seat-]")).to_have_count(2)

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { clickTwice, heldSend, room, seat } from "../lib/fixtures";
 import type { Ack, GamesResponse } from "../lib/types";
-import { LOBBY_QUIET_MS, Lobby, seatNews, waitingFor } from "./Lobby";
+import { LOBBY_QUIET_MS, Lobby, TOO_SOON, seatNews, waitingFor } from "./Lobby";
 
 const games = vi.hoisted(() => ({
   loaded: { games: [], bot_levels: ["easy", "normal"], turn_times: [30, 60] } as GamesResponse | null,
@@ -160,14 +160,14 @@ describe("Lobby", () => {
     expect(button).toHaveTextContent("Ready ✓");
     expect(button).toHaveAttribute("aria-disabled", "true");
     const notReady = screen.getByRole("button", { name: "Not ready" });
-    expect(notReady).toBeDisabled();
+    expect(held(notReady)).toBe(true);
     // The room's update may come before the acknowledgement, or after: either way Grace is ready.
     rerender(<Lobby room={room({ seats: seats(true) })} userId="u1" mySeats={[1]} spectator={false}
       send={send} onLeave={vi.fn()} />);
     await act(async () => answer({ ok: true }));
-    expect(notReady).toBeDisabled(); // answered, but held a moment more: a human double click's second click
+    expect(held(notReady)).toBe(true); // answered, but held a moment more: a human double click's second click
     act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));
-    expect(notReady).toBeEnabled();
+    expect(held(notReady)).toBe(false);
     // Pressing "Ready ✓" again, even later, sends nothing: it is not a toggle.
     fireEvent.click(button);
     expect(send).toHaveBeenCalledTimes(1);
@@ -310,6 +310,23 @@ describe("Lobby", () => {
       expect(answered).toHaveBeenCalledTimes(1);
       expect(answered).toHaveBeenCalledWith("allow", { user_id: "u7" });
       await later(0);
+      // ... and says so, for a moment, and keeps nothing for later.
+      expect(screen.getByTestId("too-soon")).toHaveTextContent(TOO_SOON);
+      await later(3000);
+      expect(screen.getByTestId("too-soon")).toBeEmptyDOMElement();
+      expect(answered).toHaveBeenCalledTimes(1);
+    });
+
+    it("says nothing of a press that went out", async () => {
+      vi.useFakeTimers();
+      answered.mockClear();
+      host();
+      fireEvent.click(screen.getByRole("button", { name: "Add bot" }));
+      await later(LOBBY_QUIET_MS);
+      fireEvent.click(screen.getByRole("button", { name: "Add bot" }));
+      await later(0);
+      expect(answered).toHaveBeenCalledTimes(2);
+      expect(screen.getByTestId("too-soon")).toBeEmptyDOMElement();
     });
   });
 
@@ -331,6 +348,25 @@ describe("Lobby", () => {
       await act(async () => fireEvent.click(screen.getByRole("button", { name: "Share" })));
       expect(share).toHaveBeenCalledWith(expect.objectContaining({ url: `${window.location.origin}/r/${room().code}` }));
       expect(screen.getByRole("button", { name: "Copy link" })).toBeInTheDocument();
+    });
+  });
+
+  describe("the bot level", () => {
+    const list = games.loaded;
+    afterEach(() => {
+      games.loaded = list;
+      localStorage.clear();
+    });
+
+    it("is the middle one at first, then the one the host chose last", () => {
+      games.loaded = { games: [], bot_levels: ["easy", "normal", "hard"], turn_times: [] };
+      lobby("u0", false);
+      const level = screen.getByRole("combobox", { name: /Bot level/ });
+      expect(level).toHaveValue("normal");
+      fireEvent.change(level, { target: { value: "hard" } });
+      cleanup();
+      lobby("u0", false);
+      expect(screen.getByRole("combobox", { name: /Bot level/ })).toHaveValue("hard");
     });
   });
 

@@ -102,8 +102,8 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
 
 /** The host's additions to the seats: a bot, a hot-seat player. One at a time (`runAlone`): a double
  * click adds one, not two; the buttons wait (`busy`) while an event is on its way and a moment after
- * it went out (LOBBY_QUIET_MS), marked so (`aria-disabled`) rather than disabled, which would throw
- * a keyboard player's focus off the button they pressed. */
+ * it went out (LOBBY_QUIET_MS), marked so (`aria-disabled`, as every lobby button that waits) rather
+ * than disabled, which would throw a keyboard player's focus off the button they pressed. */
 function HostTools({ room, runAlone, setError, offline, busy }: {
   room: Room; runAlone: Sender["runAlone"]; setError: Sender["setError"]; offline: boolean; busy: boolean;
 }): ReactElement {
@@ -150,7 +150,9 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
 
 /** A watcher's way to a seat: with the name this browser saved, at once; with none, after a name is
  * given here (checked as on the join page, and saved), so the seat is not "Player 2". */
-function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string) => void }): ReactElement {
+function TakeSeat({ disabled, waiting, onSit }: {
+  disabled: boolean; waiting: boolean; onSit: (name: string) => void;
+}): ReactElement {
   const [asking, setAsking] = useState(false);
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -169,7 +171,8 @@ function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string
   };
   if (!asking) {
     return (
-      <button type="button" className="btn btn-small btn-accent" disabled={disabled} onClick={press}>
+      <button type="button" className="btn btn-small btn-accent waits" disabled={disabled}
+        aria-disabled={waiting || undefined} onClick={press}>
         Take a seat
       </button>
     );
@@ -177,7 +180,8 @@ function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string
   return (
     <form className="sit-form" onSubmit={submit}>
       <NameInput value={name} onChange={setName} testId="sit-name" />
-      <button type="submit" className="btn btn-small btn-accent" disabled={disabled}>Take a seat</button>
+      <button type="submit" className="btn btn-small btn-accent waits" disabled={disabled}
+        aria-disabled={waiting || undefined}>Take a seat</button>
       <button type="button" className="btn btn-small" onClick={() => setAsking(false)}>Cancel</button>
       {error && <p className="error-msg" role="alert">{error}</p>}
     </form>
@@ -185,8 +189,8 @@ function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string
 }
 
 /** What a spectator of the lobby is told: watching (with a seat to take, if one is free), or removed. */
-function WatcherNote({ removed, canSit, offline, onSit }: {
-  removed: boolean; canSit: boolean; offline: boolean; onSit: (name: string) => void;
+function WatcherNote({ removed, canSit, offline, busy, onSit }: {
+  removed: boolean; canSit: boolean; offline: boolean; busy: boolean; onSit: (name: string) => void;
 }): ReactElement {
   if (removed) {
     return (
@@ -198,15 +202,15 @@ function WatcherNote({ removed, canSit, offline, onSit }: {
   return (
     <div className="notice watcher-note">
       <p role="status">You are watching this table. The game will appear here when it starts.</p>
-      {canSit && <TakeSeat disabled={offline} onSit={onSit} />}
+      {canSit && <TakeSeat disabled={offline} waiting={busy} onSit={onSit} />}
     </div>
   );
 }
 
 /** The seats, taken and open; the host may remove whoever sits in one (not while an event is on its
  * way: `busy`). */
-function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
-  room: Room; mySeats: number[]; isHost: boolean; disabled: boolean; onRemove: (seat: SeatInfo) => void;
+function SeatList({ room, mySeats, isHost, disabled, busy, onRemove }: {
+  room: Room; mySeats: number[]; isHost: boolean; disabled: boolean; busy: boolean; onRemove: (seat: SeatInfo) => void;
 }): ReactElement {
   const empty = Math.max(0, room.max_players - room.seats.length);
   return (
@@ -220,8 +224,9 @@ function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
           </div>
           <SeatTags seat={seat} isHost={isHostSeat(room, seat)} isMe={mySeats.includes(seat.seat)} />
           {isHost && !isHostSeat(room, seat) && (
-            <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
-              disabled={disabled} onClick={() => onRemove(seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
+            <button type="button" className="btn btn-small btn-danger waits" style={{ alignSelf: "flex-start" }}
+              disabled={disabled} aria-disabled={busy || undefined} onClick={() => onRemove(seat)}
+              aria-label={`Remove ${seat.name}`}>Remove</button>
           )}
         </li>
       ))}
@@ -239,8 +244,8 @@ function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
 }
 
 /** The players the host removed, each with a way back in (not while an event is on its way: `busy`). */
-function RemovedPlayers({ removed, disabled, onAllow }: {
-  removed: RemovedPlayer[]; disabled: boolean; onAllow: (userId: string) => void;
+function RemovedPlayers({ removed, disabled, busy, onAllow }: {
+  removed: RemovedPlayer[]; disabled: boolean; busy: boolean; onAllow: (userId: string) => void;
 }): ReactElement {
   return (
     <div className="stack" style={{ gap: "0.4rem" }}>
@@ -249,8 +254,8 @@ function RemovedPlayers({ removed, disabled, onAllow }: {
         {removed.map((player) => (
           <li key={player.user_id} className="btn-row">
             <span>{player.name}</span>
-            <button type="button" className="btn btn-small" disabled={disabled}
-              onClick={() => onAllow(player.user_id)}>
+            <button type="button" className="btn btn-small waits" disabled={disabled}
+              aria-disabled={busy || undefined} onClick={() => onAllow(player.user_id)}>
               Let {player.name} back in
             </button>
           </li>
@@ -332,6 +337,28 @@ function useSeatNews(room: Room): string {
  * nothing. Short of a deliberate next press, which takes a look at the updated lobby first. */
 export const LOBBY_QUIET_MS = 400;
 
+/** What a lobby press that sent nothing says (the press is not kept for later: a second click of
+ * a double click, or one on a control that moved under the pointer, must stay nothing). */
+export const TOO_SOON = "That press came too soon after the last one, so it did nothing.";
+const TOO_SOON_SHOWN_MS = 2500;
+
+/** `runAlone` that says so when a press sent nothing (`note`, for a moment). */
+function useSaysTooSoon(runAlone: Sender["runAlone"]): { runAlone: Sender["runAlone"]; note: string } {
+  const [note, setNote] = useState("");
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const run = useCallback<Sender["runAlone"]>(async (event, payload, onSent) => {
+    const sent = await runAlone(event, payload, onSent);
+    if (sent === null) {
+      setNote(TOO_SOON);
+      window.clearTimeout(timer.current);
+      timer.current = window.setTimeout(() => setNote(""), TOO_SOON_SHOWN_MS);
+    }
+    return sent;
+  }, [runAlone]);
+  return { runAlone: run, note };
+}
+
 /** Why Start cannot start yet (`waiting`), said again, and seen again, at each press of it. */
 function StartWaiting({ waiting, presses }: { waiting: string | null; presses: number }): ReactElement {
   return (
@@ -345,8 +372,10 @@ function StartWaiting({ waiting, presses }: { waiting: string | null; presses: n
 /** The room before the game: seats, invite, host controls, ready and leave. */
 export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
   // `busy`: an event is on its way, or went out less than LOBBY_QUIET_MS ago. The buttons show it
-  // (disabled): a click in that moment does nothing, and is seen to do nothing.
-  const { runAlone, error, setError, held: busy } = useSend(send, { quietMs: LOBBY_QUIET_MS });
+  // (aria-disabled): a click in that moment does nothing, and says so (`tooSoon`).
+  const sender = useSend(send, { quietMs: LOBBY_QUIET_MS });
+  const { error, setError, held: busy } = sender;
+  const { runAlone, note: tooSoon } = useSaysTooSoon(sender.runAlone);
   const isHost = room.host === userId;
   const mine = room.seats.find((s) => mySeats.includes(s.seat) && s.kind === "human");
   const ready = useReady(mine?.ready ?? false, runAlone);
@@ -377,14 +406,15 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
       <InviteBox code={room.code} title={room.title} />
       {spectator && (
         <WatcherNote removed={removed.some((player) => player.user_id === userId)} canSit={seatFree(room)}
-          offline={offline || busy} onSit={(name) => void runAlone("join", { room: room.code, name })} />
+          offline={offline} busy={busy} onSit={(name) => void runAlone("join", { room: room.code, name })} />
       )}
       <h2 id="lobby-seats" tabIndex={-1}>Seats</h2>
-      <SeatList room={room} mySeats={mySeats} isHost={isHost} disabled={offline || busy}
+      <SeatList room={room} mySeats={mySeats} isHost={isHost} disabled={offline} busy={busy}
         // The name seen: seats move up when someone leaves, and the next player must not pay.
         onRemove={(seat) => void runAlone("remove_seat", { seat: seat.seat, name: seat.name })} />
       {isHost && removed.length > 0 && (
-        <RemovedPlayers removed={removed} disabled={offline || busy} onAllow={(id) => void runAlone("allow", { user_id: id })} />
+        <RemovedPlayers removed={removed} disabled={offline} busy={busy}
+          onAllow={(id) => void runAlone("allow", { user_id: id })} />
       )}
       {isHost && <HostTools room={room} runAlone={runAlone} setError={setError} offline={offline} busy={busy} />}
       <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} disabled={offline} />
@@ -402,20 +432,21 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         {/* One button, kept (and its focus with it): once ready it reads "Ready ✓" and pressing it
             again does nothing; not ready is the small button after it, away from the pointer. */}
         {!isHost && mine && (
-          <button type="button" className={`btn ${ready.shown ? "btn-ready" : "btn-accent"}`}
-            disabled={offline || (busy && !ready.shown)} aria-disabled={ready.shown || undefined}
+          <button type="button" className={`btn ${ready.shown ? "btn-ready" : "btn-accent waits"}`}
+            disabled={offline} aria-disabled={ready.shown || busy || undefined}
             onClick={() => ready.ask(true)} data-testid="ready">
             {ready.shown ? "Ready ✓" : "I’m ready"}
           </button>
         )}
         {!isHost && mine && ready.shown && (
-          <button type="button" className="btn btn-small" disabled={offline || busy}
-            onClick={() => ready.ask(false)}>Not ready</button>
+          <button type="button" className="btn btn-small waits" disabled={offline}
+            aria-disabled={busy || undefined} onClick={() => ready.ask(false)}>Not ready</button>
         )}
         <button type="button" className="btn btn-danger" onClick={onLeave}>
           {isHost ? "Close room" : "Leave"}
         </button>
         {isHost && <StartWaiting waiting={waiting} presses={pressed?.on === waiting ? pressed.times : 0} />}
+        <p className="muted lobby-say" role="status" data-testid="too-soon">{tooSoon}</p>
       </div>
       {!isHost && !spectator && <p className="muted">The host starts the game when everyone is ready.</p>}
     </section>
