@@ -60,14 +60,18 @@ def test_the_lobby_waits_for_a_restarted_server_and_the_game_goes_on(browser: Br
         expect(ada.get_by_test_id("seat-1")).to_contain_text("Grace")
 
         server.kill()
-        host_controls = ["Start game", "Add bot", "Add hot seat", "Remove Grace"]
+        host_controls = ["Add bot", "Add hot seat", "Remove Grace"]
+        # Start also waits for Grace to get ready (aria-disabled): offline, it is disabled too.
+        start = ada.get_by_role("button", name="Start game")
         expect_offline(ada, host_controls, leave="Close room")
+        expect(start).to_have_js_property("disabled", True)
         expect(ada.get_by_test_id("turn-time-select")).to_be_disabled()
         expect_offline(grace, ["I’m ready"], leave="Leave")
         shot(ada, shots, "restart-lobby-offline", full_page=False)
 
         server.restart()
         expect_online(ada, host_controls)
+        expect(start).to_have_js_property("disabled", False)
         expect_online(grace, ["I’m ready"])
         for page in (ada, grace):
             expect(page.get_by_test_id("room-code")).to_have_text(code)

@@ -1,8 +1,8 @@
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { clickTwice, heldSend, room, seat } from "../lib/fixtures";
 import type { Ack, GamesResponse } from "../lib/types";
-import { LOBBY_QUIET_MS, Lobby, seatNews } from "./Lobby";
+import { LOBBY_QUIET_MS, Lobby, TOO_SOON, seatNews, waitingFor } from "./Lobby";
 
 const games = vi.hoisted(() => ({
   loaded: { games: [], bot_levels: ["easy", "normal"], turn_times: [30, 60] } as GamesResponse | null,
@@ -82,7 +82,7 @@ describe("Lobby", () => {
   it("counts the open seats in one line too, for a phone", () => {
     lobby("u0", false);
     expect(screen.getByTestId("open-seats")).toHaveTextContent(/^2 open seats$/);
-    expect(screen.getByTestId("invite-link")).toHaveValue(`${window.location.origin}/r/${room().code}`);
+    expect(screen.getByTestId("invite-link")).toHaveTextContent(`${window.location.origin}/r/${room().code}`);
   });
 
   it("tells the host how many players the game needs", () => {
@@ -90,6 +90,40 @@ describe("Lobby", () => {
     render(<Lobby room={table} userId="u0" mySeats={[0]} spectator={false} turnTimes={[30, 60]} send={vi.fn()}
       onLeave={vi.fn()} offline={false} />);
     expect(screen.getByText("Waiting for players: Tic-Tac-Toe needs at least 2 players.")).toBeInTheDocument();
+  });
+
+  it("waits for what the server's start waits for: enough seats, then every player ready", () => {
+    const at = (...seats: ReturnType<typeof seat>[]) => waitingFor(room({ seats }));
+    expect(at(seat(0, "Ada"))).toBe("Waiting for players: Nine Locks needs at least 2 players.");
+    expect(at(seat(0, "Ada"), seat(1, "Grace", { ready: false }))).toBe("Waiting for Grace to get ready.");
+    expect(at(seat(0, "Ada"), seat(1, "Grace", { ready: false }), seat(2, "Linus", { ready: false })))
+      .toBe("Waiting for Grace and Linus to get ready.");
+    expect(at(seat(0, "Ada"), seat(1, "Grace", { ready: false }), seat(2, "Linus", { ready: false }),
+      seat(3, "Bob", { ready: false }))).toBe("Waiting for Grace, Linus and Bob to get ready.");
+    // Bots, hot-seat players and the host are ready whatever the seat says.
+    expect(at(seat(0, "Ada", { ready: false }), seat(1, "Bot 1 (easy)", { kind: "bot", user_id: null, ready: false }),
+      seat(2, "Linus", { kind: "local", user_id: "u0", ready: false }))).toBeNull();
+  });
+
+  it("says who Start waits for instead of sending it, and again at each press", () => {
+    const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
+    const props = { userId: "u0", mySeats: [0], spectator: false, send, onLeave: vi.fn() };
+    const { rerender } = render(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace", { ready: false })] })} {...props} />);
+    const start = screen.getByRole("button", { name: "Start game" });
+    expect(start).toHaveAttribute("aria-disabled", "true");
+    expect(start).toHaveAccessibleDescription("Waiting for Grace to get ready.");
+    expect(screen.getByTestId("start-waiting").querySelector(".nudged")).toBeNull();
+    fireEvent.click(start);
+    const said = screen.getByTestId("start-waiting").querySelector(".nudged");
+    expect(said).toHaveTextContent("Waiting for Grace to get ready.");
+    fireEvent.click(start);
+    expect(screen.getByTestId("start-waiting").querySelector(".nudged")).not.toBe(said); // said anew
+    expect(send).not.toHaveBeenCalled();
+    rerender(<Lobby room={room({ seats: [seat(0, "Ada"), seat(1, "Grace")] })} {...props} />);
+    expect(start).not.toHaveAttribute("aria-disabled");
+    expect(screen.getByTestId("start-waiting")).toBeEmptyDOMElement();
+    fireEvent.click(start);
+    expect(send).toHaveBeenCalledWith("start", {});
   });
 
   it("offers the host's controls while connected", () => {
@@ -126,14 +160,14 @@ describe("Lobby", () => {
     expect(button).toHaveTextContent("Ready ✓");
     expect(button).toHaveAttribute("aria-disabled", "true");
     const notReady = screen.getByRole("button", { name: "Not ready" });
-    expect(notReady).toBeDisabled();
+    expect(held(notReady)).toBe(true);
     // The room's update may come before the acknowledgement, or after: either way Grace is ready.
     rerender(<Lobby room={room({ seats: seats(true) })} userId="u1" mySeats={[1]} spectator={false}
       send={send} onLeave={vi.fn()} />);
     await act(async () => answer({ ok: true }));
-    expect(notReady).toBeDisabled(); // answered, but held a moment more: a human double click's second click
+    expect(held(notReady)).toBe(true); // answered, but held a moment more: a human double click's second click
     act(() => vi.advanceTimersByTime(LOBBY_QUIET_MS));
-    expect(notReady).toBeEnabled();
+    expect(held(notReady)).toBe(false);
     // Pressing "Ready ✓" again, even later, sends nothing: it is not a toggle.
     fireEvent.click(button);
     expect(send).toHaveBeenCalledTimes(1);
@@ -276,6 +310,82 @@ describe("Lobby", () => {
       expect(answered).toHaveBeenCalledTimes(1);
       expect(answered).toHaveBeenCalledWith("allow", { user_id: "u7" });
       await later(0);
+      // ... and says so, for a moment, and keeps nothing for later.
+      expect(screen.getByTestId("too-soon")).toHaveTextContent(TOO_SOON);
+      await later(3000);
+      expect(screen.getByTestId("too-soon")).toBeEmptyDOMElement();
+      expect(answered).toHaveBeenCalledTimes(1);
+    });
+
+    it("says nothing of a press that went out", async () => {
+      vi.useFakeTimers();
+      answered.mockClear();
+      host();
+      fireEvent.click(screen.getByRole("button", { name: "Add bot" }));
+      await later(LOBBY_QUIET_MS);
+      fireEvent.click(screen.getByRole("button", { name: "Add bot" }));
+      await later(0);
+      expect(answered).toHaveBeenCalledTimes(2);
+      expect(screen.getByTestId("too-soon")).toBeEmptyDOMElement();
+    });
+  });
+
+  describe("the invite", () => {
+    const share = vi.fn(async () => undefined);
+    afterEach(() => {
+      delete (navigator as { share?: unknown }).share;
+    });
+
+    it("offers Copy only where the browser cannot share", () => {
+      lobby("u1", false);
+      expect(screen.getByRole("button", { name: "Copy link" })).toBeInTheDocument();
+      expect(screen.queryByRole("button", { name: "Share" })).toBeNull();
+    });
+
+    it("hands the link to the browser's sharing where it has it", async () => {
+      Object.defineProperty(navigator, "share", { value: share, configurable: true, writable: true });
+      lobby("u1", false);
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Share" })));
+      expect(share).toHaveBeenCalledWith(expect.objectContaining({ url: `${window.location.origin}/r/${room().code}` }));
+      expect(screen.getByRole("button", { name: "Copy link" })).toBeInTheDocument();
+    });
+  });
+
+  describe("the bot level", () => {
+    const list = games.loaded;
+    afterEach(() => {
+      games.loaded = list;
+      localStorage.clear();
+    });
+
+    it("is the middle one at first, then the one the host chose last", () => {
+      games.loaded = { games: [], bot_levels: ["easy", "normal", "hard"], turn_times: [] };
+      lobby("u0", false);
+      const level = screen.getByRole("combobox", { name: /Bot level/ });
+      expect(level).toHaveValue("normal");
+      fireEvent.change(level, { target: { value: "hard" } });
+      cleanup();
+      lobby("u0", false);
+      expect(screen.getByRole("combobox", { name: /Bot level/ })).toHaveValue("hard");
+    });
+  });
+
+  describe("the bot level", () => {
+    const list = games.loaded;
+    afterEach(() => {
+      games.loaded = list;
+      localStorage.clear();
+    });
+
+    it("is the middle one at first, then the one the host chose last", () => {
+      games.loaded = { games: [], bot_levels: ["easy", "normal", "hard"], turn_times: [] };
+      lobby("u0", false);
+      const level = screen.getByRole("combobox", { name: /Bot level/ });
+      expect(level).toHaveValue("normal");
+      fireEvent.change(level, { target: { value: "hard" } });
+      cleanup();
+      lobby("u0", false);
+      expect(screen.getByRole("combobox", { name: /Bot level/ })).toHaveValue("hard");
     });
   });
 

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Avatar } from "../components/Avatar";
 import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
+import { firstBotLevel, rememberBotLevel } from "../lib/botLevel";
 import { getName, saveName, validName } from "../lib/identity";
 import { isHostSeat, seatFree } from "../lib/seats";
 import { useFocusFallback } from "../lib/useFocusFallback";
@@ -22,30 +23,44 @@ export interface LobbyProps {
   offline?: boolean;
 }
 
-function InviteBox({ code }: { code: string }): ReactElement {
+/** Whether this browser can hand a link to the phone's own sharing (messages, mail, chat apps). */
+function canShare(): boolean {
+  return typeof navigator.share === "function";
+}
+
+/** The link with a line break allowed after each "/": a line too narrow for it ends after "/r/"
+ * rather than inside the room's code. */
+function breakAfterSlashes(link: string): ReactElement[] {
+  const parts = link.split("/");
+  return parts.map((part, i) => <Fragment key={i}>{part}{i < parts.length - 1 && <>/<wbr /></>}</Fragment>);
+}
+
+/** The room's code and invite link, with Copy, and Share where the browser has it. The link is
+ * text that wraps, not a one-line field: a phone shows all of it, origin and code. */
+function InviteBox({ code, title }: { code: string; title: string }): ReactElement {
   const link = `${window.location.origin}/r/${code}`;
-  const [copied, setCopied] = useState<string | null>(null);
-  // A narrow field shows the link's end, the room's code, rather than its start (the origin).
-  const field = useRef<HTMLInputElement>(null);
-  const showEnd = () => {
-    const input = field.current;
-    if (input && document.activeElement !== input) input.scrollLeft = input.scrollWidth;
+  const [said, setSaid] = useState<string | null>(null);
+  const shown = useRef<HTMLElement>(null);
+  const say = (words: string) => {
+    setSaid(words);
+    window.setTimeout(() => setSaid(null), 2500);
   };
-  useEffect(() => {
-    showEnd();
-    window.addEventListener("resize", showEnd);
-    return () => window.removeEventListener("resize", showEnd);
-  }, [link]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(link);
-      setCopied("Link copied");
+      say("Link copied");
     } catch {
-      const field = document.getElementById("invite-link") as HTMLInputElement | null;
-      field?.select();
-      setCopied("Press Ctrl+C to copy the selected link");
+      if (shown.current) window.getSelection()?.selectAllChildren(shown.current);
+      say("Press Ctrl+C to copy the selected link");
     }
-    window.setTimeout(() => setCopied(null), 2500);
+  };
+  const share = async () => {
+    try {
+      await navigator.share({ title: `${title} at the Gaming Lounge`, text: `Play ${title} with us: room ${code}`, url: link });
+    } catch (error) {
+      // Closing the share sheet is a choice, not a failure: nothing to say.
+      if (!(error instanceof DOMException && error.name === "AbortError")) say("Could not share: copy the link instead");
+    }
   };
   return (
     <div className="stack" style={{ gap: "0.4rem" }}>
@@ -54,11 +69,13 @@ function InviteBox({ code }: { code: string }): ReactElement {
         <span className="code big-code" data-testid="room-code">{code}</span>
       </div>
       <div className="invite">
-        <label className="visually-hidden" htmlFor="invite-link">Invite link</label>
-        <input id="invite-link" type="text" readOnly value={link} ref={field} onFocus={(e) => e.target.select()}
-          onBlur={() => window.requestAnimationFrame(showEnd)} data-testid="invite-link" />
-        <button type="button" className="btn btn-small" onClick={copy}>Copy link</button>
-        <span role="status" aria-live="polite" className="muted">{copied}</span>
+        <span className="muted">Invite link</span>
+        <code className="invite-link" ref={shown} data-testid="invite-link">{breakAfterSlashes(link)}</code>
+        <span className="btn-row invite-buttons">
+          <button type="button" className="btn btn-small" onClick={copy}>Copy link</button>
+          {canShare() && <button type="button" className="btn btn-small" onClick={share}>Share</button>}
+        </span>
+        <span role="status" aria-live="polite" className="muted invite-said">{said}</span>
       </div>
     </div>
   );
@@ -85,8 +102,8 @@ function SeatTags({ seat, isHost, isMe }: { seat: SeatInfo; isHost: boolean; isM
 
 /** The host's additions to the seats: a bot, a hot-seat player. One at a time (`runAlone`): a double
  * click adds one, not two; the buttons wait (`busy`) while an event is on its way and a moment after
- * it went out (LOBBY_QUIET_MS), marked so (`aria-disabled`) rather than disabled, which would throw
- * a keyboard player's focus off the button they pressed. */
+ * it went out (LOBBY_QUIET_MS), marked so (`aria-disabled`, as every lobby button that waits) rather
+ * than disabled, which would throw a keyboard player's focus off the button they pressed. */
 function HostTools({ room, runAlone, setError, offline, busy }: {
   room: Room; runAlone: Sender["runAlone"]; setError: Sender["setError"]; offline: boolean; busy: boolean;
 }): ReactElement {
@@ -95,7 +112,7 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
   const [level, setLevel] = useState("");
   const [local, setLocal] = useState("");
   const full = room.seats.length >= room.max_players;
-  const botLevel = level || levels[levels.length - 1];
+  const botLevel = level || firstBotLevel(levels);
   const addLocal = async (e: FormEvent) => {
     e.preventDefault();
     const name = local.trim();
@@ -107,7 +124,10 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
       <form onSubmit={(e) => { e.preventDefault(); void runAlone("add_bot", { level: botLevel }); }}>
         <label className="field">
           Bot level
-          <select value={botLevel ?? ""} disabled={offline || !botLevel} onChange={(e) => setLevel(e.target.value)}>
+          <select value={botLevel ?? ""} disabled={offline || !botLevel} onChange={(e) => {
+            setLevel(e.target.value);
+            rememberBotLevel(e.target.value);
+          }}>
             {levels.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>
         </label>
@@ -130,7 +150,9 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
 
 /** A watcher's way to a seat: with the name this browser saved, at once; with none, after a name is
  * given here (checked as on the join page, and saved), so the seat is not "Player 2". */
-function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string) => void }): ReactElement {
+function TakeSeat({ disabled, waiting, onSit }: {
+  disabled: boolean; waiting: boolean; onSit: (name: string) => void;
+}): ReactElement {
   const [asking, setAsking] = useState(false);
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -149,7 +171,8 @@ function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string
   };
   if (!asking) {
     return (
-      <button type="button" className="btn btn-small btn-accent" disabled={disabled} onClick={press}>
+      <button type="button" className="btn btn-small btn-accent waits" disabled={disabled}
+        aria-disabled={waiting || undefined} onClick={press}>
         Take a seat
       </button>
     );
@@ -157,7 +180,8 @@ function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string
   return (
     <form className="sit-form" onSubmit={submit}>
       <NameInput value={name} onChange={setName} testId="sit-name" />
-      <button type="submit" className="btn btn-small btn-accent" disabled={disabled}>Take a seat</button>
+      <button type="submit" className="btn btn-small btn-accent waits" disabled={disabled}
+        aria-disabled={waiting || undefined}>Take a seat</button>
       <button type="button" className="btn btn-small" onClick={() => setAsking(false)}>Cancel</button>
       {error && <p className="error-msg" role="alert">{error}</p>}
     </form>
@@ -165,8 +189,8 @@ function TakeSeat({ disabled, onSit }: { disabled: boolean; onSit: (name: string
 }
 
 /** What a spectator of the lobby is told: watching (with a seat to take, if one is free), or removed. */
-function WatcherNote({ removed, canSit, offline, onSit }: {
-  removed: boolean; canSit: boolean; offline: boolean; onSit: (name: string) => void;
+function WatcherNote({ removed, canSit, offline, busy, onSit }: {
+  removed: boolean; canSit: boolean; offline: boolean; busy: boolean; onSit: (name: string) => void;
 }): ReactElement {
   if (removed) {
     return (
@@ -178,15 +202,15 @@ function WatcherNote({ removed, canSit, offline, onSit }: {
   return (
     <div className="notice watcher-note">
       <p role="status">You are watching this table. The game will appear here when it starts.</p>
-      {canSit && <TakeSeat disabled={offline} onSit={onSit} />}
+      {canSit && <TakeSeat disabled={offline} waiting={busy} onSit={onSit} />}
     </div>
   );
 }
 
 /** The seats, taken and open; the host may remove whoever sits in one (not while an event is on its
  * way: `busy`). */
-function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
-  room: Room; mySeats: number[]; isHost: boolean; disabled: boolean; onRemove: (seat: SeatInfo) => void;
+function SeatList({ room, mySeats, isHost, disabled, busy, onRemove }: {
+  room: Room; mySeats: number[]; isHost: boolean; disabled: boolean; busy: boolean; onRemove: (seat: SeatInfo) => void;
 }): ReactElement {
   const empty = Math.max(0, room.max_players - room.seats.length);
   return (
@@ -200,8 +224,9 @@ function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
           </div>
           <SeatTags seat={seat} isHost={isHostSeat(room, seat)} isMe={mySeats.includes(seat.seat)} />
           {isHost && !isHostSeat(room, seat) && (
-            <button type="button" className="btn btn-small btn-danger" style={{ alignSelf: "flex-start" }}
-              disabled={disabled} onClick={() => onRemove(seat)} aria-label={`Remove ${seat.name}`}>Remove</button>
+            <button type="button" className="btn btn-small btn-danger waits" style={{ alignSelf: "flex-start" }}
+              disabled={disabled} aria-disabled={busy || undefined} onClick={() => onRemove(seat)}
+              aria-label={`Remove ${seat.name}`}>Remove</button>
           )}
         </li>
       ))}
@@ -219,8 +244,8 @@ function SeatList({ room, mySeats, isHost, disabled, onRemove }: {
 }
 
 /** The players the host removed, each with a way back in (not while an event is on its way: `busy`). */
-function RemovedPlayers({ removed, disabled, onAllow }: {
-  removed: RemovedPlayer[]; disabled: boolean; onAllow: (userId: string) => void;
+function RemovedPlayers({ removed, disabled, busy, onAllow }: {
+  removed: RemovedPlayer[]; disabled: boolean; busy: boolean; onAllow: (userId: string) => void;
 }): ReactElement {
   return (
     <div className="stack" style={{ gap: "0.4rem" }}>
@@ -229,8 +254,8 @@ function RemovedPlayers({ removed, disabled, onAllow }: {
         {removed.map((player) => (
           <li key={player.user_id} className="btn-row">
             <span>{player.name}</span>
-            <button type="button" className="btn btn-small" disabled={disabled}
-              onClick={() => onAllow(player.user_id)}>
+            <button type="button" className="btn btn-small waits" disabled={disabled}
+              aria-disabled={busy || undefined} onClick={() => onAllow(player.user_id)}>
               Let {player.name} back in
             </button>
           </li>
@@ -240,11 +265,17 @@ function RemovedPlayers({ removed, disabled, onAllow }: {
   );
 }
 
-/** What the lobby is waiting for before the host can start, in words (nothing when ready). */
-function waitingFor(room: Room): string | null {
-  const unready = room.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => s.name);
+/** Names in a sentence: "Grace", "Grace and Linus", "Grace, Linus and Bob". */
+function nameList(names: string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** Why Start would be refused, in words (null: it would start). The server's own checks, in its
+ * order: enough seats, then every player ready (bots, hot-seat players and the host always are). */
+export function waitingFor(room: Room): string | null {
   if (room.seats.length < room.min_players) return `Waiting for players: ${room.title} needs at least ${room.min_players} players.`;
-  return unready.length > 0 ? `Waiting for ${unready.join(", ")} to be ready.` : null;
+  const unready = room.seats.filter((s) => s.kind === "human" && !s.ready && !isHostSeat(room, s)).map((s) => s.name);
+  return unready.length > 0 ? `Waiting for ${nameList(unready)} to get ready.` : null;
 }
 
 /** The player's readiness. `ask(want)` asks for it and shows it at once (the room's next update
@@ -306,16 +337,56 @@ function useSeatNews(room: Room): string {
  * nothing. Short of a deliberate next press, which takes a look at the updated lobby first. */
 export const LOBBY_QUIET_MS = 400;
 
+/** What a lobby press that sent nothing says (the press is not kept for later: a second click of
+ * a double click, or one on a control that moved under the pointer, must stay nothing). */
+export const TOO_SOON = "That press came too soon after the last one, so it did nothing.";
+const TOO_SOON_SHOWN_MS = 2500;
+
+/** `runAlone` that says so when a press sent nothing (`note`, for a moment). */
+function useSaysTooSoon(runAlone: Sender["runAlone"]): { runAlone: Sender["runAlone"]; note: string } {
+  const [note, setNote] = useState("");
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const run = useCallback<Sender["runAlone"]>(async (event, payload, onSent) => {
+    const sent = await runAlone(event, payload, onSent);
+    if (sent === null) {
+      setNote(TOO_SOON);
+      window.clearTimeout(timer.current);
+      timer.current = window.setTimeout(() => setNote(""), TOO_SOON_SHOWN_MS);
+    }
+    return sent;
+  }, [runAlone]);
+  return { runAlone: run, note };
+}
+
+/** Why Start cannot start yet (`waiting`), said again, and seen again, at each press of it. */
+function StartWaiting({ waiting, presses }: { waiting: string | null; presses: number }): ReactElement {
+  return (
+    <p id="start-waiting" className="muted lobby-say" role="status" data-testid="start-waiting">
+      {/* A new span at each press: a screen reader reads it out again, and it flashes again. */}
+      {waiting && <span key={presses} className={presses > 0 ? "nudged" : undefined}>{waiting}</span>}
+    </p>
+  );
+}
+
 /** The room before the game: seats, invite, host controls, ready and leave. */
 export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
   // `busy`: an event is on its way, or went out less than LOBBY_QUIET_MS ago. The buttons show it
-  // (disabled): a click in that moment does nothing, and is seen to do nothing.
-  const { runAlone, error, setError, held: busy } = useSend(send, { quietMs: LOBBY_QUIET_MS });
+  // (aria-disabled): a click in that moment does nothing, and says so (`tooSoon`).
+  const sender = useSend(send, { quietMs: LOBBY_QUIET_MS });
+  const { error, setError, held: busy } = sender;
+  const { runAlone, note: tooSoon } = useSaysTooSoon(sender.runAlone);
   const isHost = room.host === userId;
   const mine = room.seats.find((s) => mySeats.includes(s.seat) && s.kind === "human");
   const ready = useReady(mine?.ready ?? false, runAlone);
   const removed = room.removed ?? [];
   const waiting = isHost ? waitingFor(room) : null;
+  // Presses of Start while it waits, counted for the sentence they were pressed on.
+  const [pressed, setPressed] = useState<{ on: string; times: number } | null>(null);
+  const pressStart = () => {
+    if (!waiting) return void runAlone("start");
+    setPressed((last) => ({ on: waiting, times: (last?.on === waiting ? last.times : 0) + 1 }));
+  };
   const news = useSeatNews(room);
   // A control that goes (a seat removed) or stays disabled (no seat left for a bot) would leave a
   // keyboard player's focus on the page itself: it goes to the seats' heading, above what changed.
@@ -332,17 +403,18 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         {room.spectators > 0 && <span className="pill">{room.spectators} watching</span>}
       </div>
       {room.notice && <p className="notice" role="status" data-testid="room-notice">{room.notice}</p>}
-      <InviteBox code={room.code} />
+      <InviteBox code={room.code} title={room.title} />
       {spectator && (
         <WatcherNote removed={removed.some((player) => player.user_id === userId)} canSit={seatFree(room)}
-          offline={offline || busy} onSit={(name) => void runAlone("join", { room: room.code, name })} />
+          offline={offline} busy={busy} onSit={(name) => void runAlone("join", { room: room.code, name })} />
       )}
       <h2 id="lobby-seats" tabIndex={-1}>Seats</h2>
-      <SeatList room={room} mySeats={mySeats} isHost={isHost} disabled={offline || busy}
+      <SeatList room={room} mySeats={mySeats} isHost={isHost} disabled={offline} busy={busy}
         // The name seen: seats move up when someone leaves, and the next player must not pay.
         onRemove={(seat) => void runAlone("remove_seat", { seat: seat.seat, name: seat.name })} />
       {isHost && removed.length > 0 && (
-        <RemovedPlayers removed={removed} disabled={offline || busy} onAllow={(id) => void runAlone("allow", { user_id: id })} />
+        <RemovedPlayers removed={removed} disabled={offline} busy={busy}
+          onAllow={(id) => void runAlone("allow", { user_id: id })} />
       )}
       {isHost && <HostTools room={room} runAlone={runAlone} setError={setError} offline={offline} busy={busy} />}
       <TurnTimeSelect room={room} isHost={isHost} times={turnTimes} send={send} disabled={offline} />
@@ -351,27 +423,31 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           Start is reachable without scrolling past the seats and the host's tools. */}
       <div className="btn-row lobby-actions" data-testid="lobby-actions">
         {isHost && (
-          <button type="button" className="btn btn-primary waits" disabled={offline} aria-disabled={busy || undefined}
-            onClick={() => void runAlone("start")} data-testid="start-game">Start game</button>
+          // Not before the server would start: it says who the table waits for instead of sending.
+          <button type="button" className="btn btn-primary waits" disabled={offline}
+            aria-disabled={busy || waiting !== null || undefined} aria-describedby="start-waiting"
+            onClick={pressStart}
+            data-testid="start-game">Start game</button>
         )}
         {/* One button, kept (and its focus with it): once ready it reads "Ready ✓" and pressing it
             again does nothing; not ready is the small button after it, away from the pointer. */}
         {!isHost && mine && (
-          <button type="button" className={`btn ${ready.shown ? "btn-ready" : "btn-accent"}`}
-            disabled={offline || (busy && !ready.shown)} aria-disabled={ready.shown || undefined}
+          <button type="button" className={`btn ${ready.shown ? "btn-ready" : "btn-accent waits"}`}
+            disabled={offline} aria-disabled={ready.shown || busy || undefined}
             onClick={() => ready.ask(true)} data-testid="ready">
             {ready.shown ? "Ready ✓" : "I’m ready"}
           </button>
         )}
         {!isHost && mine && ready.shown && (
-          <button type="button" className="btn btn-small" disabled={offline || busy}
-            onClick={() => ready.ask(false)}>Not ready</button>
+          <button type="button" className="btn btn-small waits" disabled={offline}
+            aria-disabled={busy || undefined} onClick={() => ready.ask(false)}>Not ready</button>
         )}
         <button type="button" className="btn btn-danger" onClick={onLeave}>
           {isHost ? "Close room" : "Leave"}
         </button>
+        {isHost && <StartWaiting waiting={waiting} presses={pressed?.on === waiting ? pressed.times : 0} />}
+        <p className="muted lobby-say" role="status" data-testid="too-soon">{tooSoon}</p>
       </div>
-      {waiting && <p className="muted">{waiting}</p>}
       {!isHost && !spectator && <p className="muted">The host starts the game when everyone is ready.</p>}
     </section>
   );
