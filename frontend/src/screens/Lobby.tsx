@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement, type ReactNode } from "react";
 import { Avatar } from "../components/Avatar";
 import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
@@ -20,6 +20,8 @@ export interface LobbyProps {
   onLeave: () => void;
   /** While the connection is lost nothing can be sent: the controls wait for it. */
   offline?: boolean;
+  /** The chat's unread count, in the row that stays in view on a phone. */
+  chatBadge?: ReactNode;
 }
 
 function InviteBox({ code }: { code: string }): ReactElement {
@@ -307,7 +309,7 @@ function useSeatNews(room: Room): string {
 export const LOBBY_QUIET_MS = 400;
 
 /** The room before the game: seats, invite, host controls, ready and leave. */
-export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
+export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false, chatBadge }: LobbyProps): ReactElement {
   // `busy`: an event is on its way, or went out less than LOBBY_QUIET_MS ago. The buttons show it
   // (disabled): a click in that moment does nothing, and is seen to do nothing.
   const { runAlone, error, setError, held: busy } = useSend(send, { quietMs: LOBBY_QUIET_MS });
@@ -370,6 +372,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         <button type="button" className="btn btn-danger" onClick={onLeave}>
           {isHost ? "Close room" : "Leave"}
         </button>
+        {chatBadge}
       </div>
       {waiting && <p className="muted">{waiting}</p>}
       {!isHost && !spectator && <p className="muted">The host starts the game when everyone is ready.</p>}

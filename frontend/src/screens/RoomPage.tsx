@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
-import { Chat } from "../components/Chat";
+import { Chat, ChatBadge, useUnreadChat } from "../components/Chat";
 import { HostAway } from "../components/HostAway";
 import { NameInput } from "../components/NameInput";
 import { fetchRoom, type ApiError } from "../lib/api";
@@ -263,7 +263,10 @@ function JoinedRoom({ room, userId, model, send, games, onLeave }: {
 }): ReactElement {
   const turnTimes = games?.turn_times ?? [];
   const offline = model.status !== "online";
-  const chat = <Chat messages={model.chat} me={userId} disabled={offline} send={(text) => send("chat", { text })} />;
+  const unread = useUnreadChat(model.chat, userId);
+  const chat = <Chat messages={model.chat} me={userId} disabled={offline} send={(text) => send("chat", { text })}
+    watchRef={unread.watch} />;
+  const chatBadge = <ChatBadge unread={unread.unread} onShow={unread.show} />;
   return (
     <>
       {room.host !== userId && <HostAway room={room} closesAt={model.closesAt} />}
@@ -271,14 +274,14 @@ function JoinedRoom({ room, userId, model, send, games, onLeave }: {
         {room.status === "waiting" ? (
           <div className="room-layout">
             <Lobby room={room} userId={userId} mySeats={model.mySeats} spectator={model.spectator}
-              turnTimes={turnTimes} send={send} onLeave={onLeave} offline={offline} />
+              turnTimes={turnTimes} send={send} onLeave={onLeave} offline={offline} chatBadge={chatBadge} />
             {chat}
           </div>
         ) : (
           <GameView room={room} game={games?.games.find((g) => g.slug === room.game)} userId={userId}
             mySeats={model.mySeats} spectator={model.spectator} leftGame={model.leftGame} clock={model.clock}
             turnTimes={turnTimes} states={model.states} log={model.log} send={send} onLeave={onLeave} chat={chat}
-            offline={offline} />
+            chatBadge={chatBadge} offline={offline} />
         )}
       </main>
     </>
