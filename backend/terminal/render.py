@@ -128,13 +128,17 @@ def tic_tac_toe(view: dict, model: Model) -> RenderableType:
         raise ValueError("no cells")
     numbers = {c.args[0]: i for i, c in model.numbered()
                if c.move == "place" and c.args and _int(c.args[0])}
+    # Off my turn each free cell still shows its number, dimmer, so that a move can be planned
+    # (and is typed as seen); once the game is over, no number is worth reading.
+    later = not numbers and view.get("result") is None
     line = view.get("line") if isinstance(view.get("line"), list) else []
     rows = []
     for r in range(3):
         row = Text()
         for c in range(3):
             i = r * 3 + c
-            row.append_text(_ttt_cell(cells[i], numbers.get(i), i in line))
+            number = numbers.get(i, i + 1 if later else None)
+            row.append_text(_ttt_cell(cells[i], number, i in line, mine=i in numbers))
             if c < 2:
                 row.append("│", style="dim")
         rows.append(row)
@@ -142,12 +146,12 @@ def tic_tac_toe(view: dict, model: Model) -> RenderableType:
     return Group(rows[0], rule, rows[1], rule, rows[2])
 
 
-def _ttt_cell(mark: Any, number: int | None, winning: bool) -> Text:
+def _ttt_cell(mark: Any, number: int | None, winning: bool, mine: bool) -> Text:
     if mark in ("X", "O"):
         style = ("bold cyan" if mark == "X" else "bold magenta") + (" reverse" if winning else "")
         return Text(f" {mark} ", style=style)
-    if number is not None:  # the number to type for this cell
-        return Text(f"{number:^3}", style="dim cyan")
+    if number is not None:  # the number to type for this cell (now when `mine`, else later)
+        return Text(f"{number:^3}", style="dim cyan" if mine else "dim")
     return Text("   ")
 
 

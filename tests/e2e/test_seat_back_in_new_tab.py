@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP
-from .helpers import host_room, shot
+from .helpers import PHONE_VIEWPORT, host_room, shot
 
 
 def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab, browser,
@@ -64,3 +64,41 @@ def test_the_invite_link_again_beside_a_seated_tab_asks_before_a_second_seat(ope
     second.get_by_role("button", name="Take a seat").click()
     expect(ada.get_by_test_id("seat-1")).to_contain_text("Bob")
     assert ada.evaluate("localStorage.getItem('lounge.name')") == "Ada"
+
+
+def test_a_tab_asking_beside_a_seated_tab_offers_its_seat_once_that_tab_is_closed(
+        open_tab, browser, server_url, shots):
+    """The second tab kept saying "You already play Grace ... in another tab" after that tab was
+    closed: it notices the seat is free (the room shows it disconnected) and offers it back, the
+    same seat and player, not a new one."""
+    ada = open_tab("/")
+    code = host_room(ada, "Ada", "Nine Locks", public=False)
+    grace = browser.new_context(viewport=DESKTOP, base_url=server_url)
+    try:
+        grace.add_init_script("localStorage.setItem('lounge.name', 'Grace')")
+        first = grace.new_page()
+        first.goto(f"/r/{code}")
+        first.get_by_role("button", name="I’m ready").click()
+        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
+
+        beside = grace.new_page()
+        beside.goto(f"/r/{code}")
+        expect(beside.get_by_test_id("seated-elsewhere")).to_contain_text("You already play Grace")
+        expect(beside.get_by_test_id("freed-seat")).to_have_count(0)
+        first.close()
+        offer = beside.get_by_test_id("freed-seat")
+        expect(offer).to_contain_text("Grace’s tab was closed: play Grace here?")
+        expect(beside.get_by_test_id("seated-elsewhere")).to_have_count(0)
+        shot(beside, shots, "freed-seat-desktop", full_page=False)
+        beside.set_viewport_size(PHONE_VIEWPORT)
+        shot(beside, shots, "freed-seat-phone", full_page=False)
+        offer.get_by_role("button", name="Play Grace here").click()
+
+        mine = beside.get_by_test_id("seat-1")
+        expect(mine).to_contain_text("You")
+        expect(mine).to_contain_text("Ready")  # the seat as the closed tab left it
+        expect(ada.get_by_test_id("seat-1")).to_contain_text("Player · online")
+        expect(ada.get_by_test_id("seat-2")).to_have_count(0)
+        assert beside.evaluate("localStorage.getItem('lounge.name')") == "Grace"
+    finally:
+        grace.close()

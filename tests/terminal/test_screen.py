@@ -140,6 +140,25 @@ def test_tic_tac_toe_numbers_the_free_cells_and_marks_the_winner():
     assert "Ada wins!" in screen and "★  0 Ada" in screen
 
 
+def test_tic_tac_toe_shows_the_cell_numbers_off_my_turn_too_dimmer():
+    """The numbers showed only on my turn, so a player could not plan a move while waiting:
+    they show on every free cell for the waiting player and a spectator (dim, not in the
+    colour of a move to type now), and go once the game is over."""
+    match = new_match("tic-tac-toe", num_players=2, seed=1).apply(0, "place", 4)
+    for seat in (0, None):
+        screen = text_of(model_for(match, seat))
+        assert " 1 │ 2 │ 3 " in screen and " 4 │ X │ 6 " in screen and " 7 │ 8 │ 9 " in screen
+        assert "Your moves" not in screen
+    waiting = "\n".join(frame(model_for(match, 0), 100, 40))
+    mine = "\n".join(frame(model_for(match, 1), 100, 40))
+    cyan = re.compile(r"\x1b\[[0-9;]*36m +1 ")  # cyan: a number to type now
+    assert cyan.search(mine) and not cyan.search(waiting) and re.search(r"\x1b\[2m +1 ", waiting)
+    assert "Your turn (O)" in text_of(model_for(match, 1))
+    for seat, cell in [(1, 0), (0, 2), (1, 1), (0, 6)]:
+        match = match.apply(seat, "place", cell)
+    assert "Ada wins!" in (over := text_of(model_for(match, 1))) and " 2 " not in over
+
+
 def test_nine_locks_shows_my_hidden_hand_and_only_counts_of_others():
     match = new_match("nine-locks", num_players=3, seed=5)
     mine = text_of(model_for(match, 0))

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "./fixtures";
 import { heldSeats, holdSeat, releaseSeat, seatState } from "./heldSeats";
-import { identityForRoom } from "./identity";
+import { freedSeat, identityForRoom, takeIdentity } from "./identity";
 import type { Room, SeatInfo } from "./types";
 
 const ADA = { token: "token-ada", userId: "u0" };
@@ -102,6 +102,24 @@ describe("the identity a tab opens a room with", () => {
     const calls = server(roomWith(false));
     await expect(identityForRoom("AAAAAA")).resolves.toMatchObject({ identity: { userId: "u-new" }, elsewhere: null });
     expect(calls).toEqual(["/api/session"]);
+  });
+
+  it("finds the seat of a tab closed while this tab asked, and this tab then plays it", async () => {
+    sessionStorage.setItem("lounge.token", "token-new"); // the tab that asked is a new player
+    sessionStorage.setItem("lounge.user_id", "u-new");
+    holdSeat("K7MPQ2", ADA);
+    server(roomWith(true));
+    await expect(freedSeat("K7MPQ2")).resolves.toBeNull(); // still played in the other tab
+    server(roomWith(false));
+    const freed = await freedSeat("K7MPQ2");
+    expect(freed).toEqual({ identity: ADA, name: "Ada" });
+    expect(sessionStorage.getItem("lounge.token")).toBe("token-new"); // only offered, not taken
+    takeIdentity(freed!.identity);
+    expect(sessionStorage.getItem("lounge.token")).toBe("token-ada");
+    server(room({ seats: [seat(0, "Ada", { connected: false, left: true }), seat(1, "Grace")] }));
+    await expect(freedSeat("K7MPQ2")).resolves.toBeNull(); // lost for good
+    server(null);
+    await expect(freedSeat("K7MPQ2")).resolves.toBeNull();
   });
 
   it("keeps a tab's own identity, wherever it goes", async () => {

@@ -71,6 +71,35 @@ export async function identityForRoom(code: string): Promise<RoomIdentity> {
   return { identity: await getIdentity(), elsewhere };
 }
 
+/** A seat this browser holds at a table that nobody plays now: whose, and how to play it. */
+export interface FreedSeat {
+  identity: Identity;
+  name: string;
+}
+
+/**
+ * A seat this browser holds in the room `code` whose tab was closed (the room shows it not
+ * connected), looked up as `identityForRoom` does: for a tab that was told the seat is played
+ * in another tab, and watches for that tab to go. Null while every such seat is played, or gone.
+ */
+export async function freedSeat(code: string): Promise<FreedSeat | null> {
+  const held = heldSeats(code);
+  const room = held.length > 0 ? await fetchRoom(code).catch(() => null) : null;
+  if (!room) return null;
+  for (const seat of held) {
+    const name = room.seats.find((s) => s.user_id === seat.user_id && s.kind === "human")?.name;
+    if (name && seatState(room, seat.user_id) === "free") {
+      return { identity: { userId: seat.user_id, token: seat.token }, name };
+    }
+  }
+  return null;
+}
+
+/** This tab plays `identity` from now on (and after a reload), in place of its own. */
+export function takeIdentity(identity: Identity): Identity {
+  return keep(identity);
+}
+
 /** Forgets a token the server refused (e.g. after a server restart), so a new one is made. */
 export function forgetIdentity(): void {
   sessionStorage.removeItem(TOKEN_KEY);

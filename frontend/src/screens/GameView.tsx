@@ -34,6 +34,8 @@ export interface GameViewProps {
   onLeave: () => void;
   /** The chat, shown beside the table. */
   chat: ReactNode;
+  /** The chat's unread count, in the turn bar that stays in view on a phone. */
+  chatBadge?: ReactNode;
   /** The connection is lost: the table stays in view, but nothing on it can be played. */
   offline?: boolean;
 }
@@ -222,7 +224,7 @@ function useSettling(round: number | undefined): boolean {
 /** The table during a game: status, board, result and rematch, the log. */
 export function GameView(props: GameViewProps): ReactElement {
   const { room, game, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
-    onLeave, chat, offline = false } = props;
+    onLeave, chat, chatBadge, offline = false } = props;
   const { seat, state, mover } = useShownSeat(mySeats, states, spectator);
   const alerts = useAlertSetting();
   const refused = useRefusal();
@@ -297,6 +299,7 @@ export function GameView(props: GameViewProps): ReactElement {
         <TableHead status={status} hideHand={hideHand} clock={running} lineRef={turnLine}
           onBack={awayHere ? () => act("back") : null} offline={offline}
           clockName={clockName}>
+          {chatBadge}
           {refused.refusal && <RefusalToast key={refused.refusal.id} refusal={refused.refusal} onDismiss={refused.dismiss} />}
         </TableHead>
         {state.result && (

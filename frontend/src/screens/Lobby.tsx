@@ -1,4 +1,4 @@
-import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement, type ReactNode } from "react";
 import { Avatar } from "../components/Avatar";
 import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
@@ -21,6 +21,8 @@ export interface LobbyProps {
   onLeave: () => void;
   /** While the connection is lost nothing can be sent: the controls wait for it. */
   offline?: boolean;
+  /** The chat's unread count, in the row that stays in view on a phone. */
+  chatBadge?: ReactNode;
 }
 
 /** Whether this browser can hand a link to the phone's own sharing (messages, mail, chat apps). */
@@ -370,7 +372,7 @@ function StartWaiting({ waiting, presses }: { waiting: string | null; presses: n
 }
 
 /** The room before the game: seats, invite, host controls, ready and leave. */
-export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false }: LobbyProps): ReactElement {
+export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, onLeave, offline = false, chatBadge }: LobbyProps): ReactElement {
   // `busy`: an event is on its way, or went out less than LOBBY_QUIET_MS ago. The buttons show it
   // (aria-disabled): a click in that moment does nothing, and says so (`tooSoon`).
   const sender = useSend(send, { quietMs: LOBBY_QUIET_MS });
@@ -447,6 +449,7 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
         </button>
         {isHost && <StartWaiting waiting={waiting} presses={pressed?.on === waiting ? pressed.times : 0} />}
         <p className="muted lobby-say" role="status" data-testid="too-soon">{tooSoon}</p>
+        {chatBadge}
       </div>
       {!isHost && !spectator && <p className="muted">The host starts the game when everyone is ready.</p>}
     </section>

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
-import { Chat } from "../components/Chat";
+import { Chat, ChatBadge, useUnreadChat } from "../components/Chat";
 import { HostAway } from "../components/HostAway";
 import { NameInput } from "../components/NameInput";
 import { fetchRoom, type ApiError } from "../lib/api";
 import { releaseSeat, useHeldSeat } from "../lib/heldSeats";
-import { forgetIdentity, getName, identityForRoom, saveName, validName, type Identity } from "../lib/identity";
+import {
+  forgetIdentity, freedSeat, getName, identityForRoom, saveName, takeIdentity, validName, type FreedSeat, type Identity,
+} from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { forgetLeft, hasLeft, markLeft } from "../lib/leftRooms";
 import { hostName, seatFree } from "../lib/seats";
@@ -57,11 +59,42 @@ function RoomLine({ room, flush = false }: { room: Room; flush?: boolean }): Rea
   );
 }
 
-function AskName({ code, room, elsewhere = null, onDone }: {
+/** How often a tab asking beside a seated tab looks whether that tab was closed (while shown). */
+const FREED_CHECK_MS = 2000;
+
+/** A seat of this browser freed while this tab asks (`watch`): the tab that played it was closed.
+ * Looked up every few seconds while the tab is shown, and at once when it is shown again (closing
+ * a tab shows another); `check` looks again now. */
+function useFreedSeat(code: string, watch: boolean): [FreedSeat | null, () => Promise<FreedSeat | null>] {
+  const [freed, setFreed] = useState<FreedSeat | null>(null);
+  const check = useCallback(async () => {
+    const found = await freedSeat(code);
+    setFreed(found);
+    return found;
+  }, [code]);
+  useEffect(() => {
+    if (!watch) return undefined;
+    const look = () => {
+      if (document.visibilityState === "visible") void check();
+    };
+    const timer = window.setInterval(look, FREED_CHECK_MS);
+    document.addEventListener("visibilitychange", look);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener("visibilitychange", look);
+    };
+  }, [watch, check]);
+  return [watch ? freed : null, check];
+}
+
+function AskName({ code, room, elsewhere = null, freed = null, onTakeBack, onDone }: {
   code: string;
   room: Room | null;
   /** The seat this browser plays at this table in another tab, if it does. */
   elsewhere?: string | null;
+  /** The name of a seat of this browser whose tab was closed since, if one was. */
+  freed?: string | null;
+  onTakeBack?: () => void;
   onDone: (name: string, spectate: boolean) => void;
 }): ReactElement {
   // A seat for someone else: their name, not this browser's, which stays as it is.
@@ -79,7 +112,14 @@ function AskName({ code, room, elsewhere = null, onDone }: {
       <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(!seatFree(room))}>
         <h1>Join table <span className="code">{code}</span></h1>
         {room && <RoomLine room={room} />}
-        {elsewhere && (
+        {freed !== null ? (
+          <div className="notice stack" role="status" data-testid="freed-seat">
+            <p style={{ margin: 0 }}><strong>{freed}</strong>’s tab was closed: play {freed} here?</p>
+            <div className="btn-row">
+              <button type="button" className="btn btn-primary" onClick={onTakeBack}>Play {freed} here</button>
+            </div>
+          </div>
+        ) : elsewhere && (
           <p className="notice" role="status" data-testid="seated-elsewhere">
             You already play <strong>{elsewhere}</strong> at this table in another tab of this browser.{" "}
             {seatFree(room) ? "Take a seat here only for someone else on this computer, or just watch." : "Here you can watch."}
@@ -90,11 +130,11 @@ function AskName({ code, room, elsewhere = null, onDone }: {
         <div className="btn-row">
           {seatFree(room) ? (
             <>
-              <button type="submit" className="btn btn-primary">Take a seat</button>
+              <button type="submit" className={`btn ${freed === null ? "btn-primary" : ""}`}>Take a seat</button>
               <button type="button" className="btn" onClick={() => submit(true)()}>Just watch</button>
             </>
           ) : (
-            <button type="button" className="btn btn-primary" onClick={() => submit(true)()}>Watch</button>
+            <button type="button" className={`btn ${freed === null ? "btn-primary" : ""}`} onClick={() => submit(true)()}>Watch</button>
           )}
         </div>
       </form>
@@ -171,6 +211,7 @@ export interface RoomPageProps {
  * its token (it restarted with a new key): the seat held with the old one is let go. */
 function useRoomIdentity(code: string): {
   identity: Identity | null; elsewhere: string | null; error: string | null; renew: () => void;
+  takeBack: (seat: Identity) => void;
 } {
   const [identity, setIdentity] = useState<Identity | null>(null);
   const [elsewhere, setElsewhere] = useState<string | null>(null);
@@ -188,7 +229,12 @@ function useRoomIdentity(code: string): {
     setIdentity(null);
     load();
   };
-  return { identity, elsewhere, error, renew };
+  // A seat whose tab was closed while this tab asked: this tab plays it, as that player.
+  const takeBack = (seat: Identity) => {
+    setIdentity(takeIdentity(seat));
+    setElsewhere(null);
+  };
+  return { identity, elsewhere, error, renew, takeBack };
 }
 
 /** The line shown on the app's other pages while this tab still sits at a table. */
@@ -217,7 +263,10 @@ function JoinedRoom({ room, userId, model, send, games, onLeave }: {
 }): ReactElement {
   const turnTimes = games?.turn_times ?? [];
   const offline = model.status !== "online";
-  const chat = <Chat messages={model.chat} me={userId} disabled={offline} send={(text) => send("chat", { text })} />;
+  const unread = useUnreadChat(model.chat, userId);
+  const chat = <Chat messages={model.chat} me={userId} disabled={offline} send={(text) => send("chat", { text })}
+    watchRef={unread.watch} />;
+  const chatBadge = <ChatBadge unread={unread.unread} onShow={unread.show} />;
   return (
     <>
       {room.host !== userId && <HostAway room={room} closesAt={model.closesAt} />}
@@ -225,14 +274,14 @@ function JoinedRoom({ room, userId, model, send, games, onLeave }: {
         {room.status === "waiting" ? (
           <div className="room-layout">
             <Lobby room={room} userId={userId} mySeats={model.mySeats} spectator={model.spectator}
-              turnTimes={turnTimes} send={send} onLeave={onLeave} offline={offline} />
+              turnTimes={turnTimes} send={send} onLeave={onLeave} offline={offline} chatBadge={chatBadge} />
             {chat}
           </div>
         ) : (
           <GameView room={room} game={games?.games.find((g) => g.slug === room.game)} userId={userId}
             mySeats={model.mySeats} spectator={model.spectator} leftGame={model.leftGame} clock={model.clock}
             turnTimes={turnTimes} states={model.states} log={model.log} send={send} onLeave={onLeave} chat={chat}
-            offline={offline} />
+            chatBadge={chatBadge} offline={offline} />
         )}
       </main>
     </>
@@ -242,7 +291,7 @@ function JoinedRoom({ room, userId, model, send, games, onLeave }: {
 /** A room: asks for a name if needed (or, for a room this tab left on purpose, whether to join
  * again), joins, then shows the lobby or the table with the chat. */
 export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPageProps): ReactElement | null {
-  const { identity, elsewhere, error: idError, renew } = useRoomIdentity(code);
+  const { identity, elsewhere, error: idError, renew, takeBack } = useRoomIdentity(code);
   const [entry, setEntry] = useState<{ name: string; spectate: boolean } | null>(() => {
     const known = getName();
     return known || spectate ? { name: known, spectate } : null;
@@ -251,6 +300,8 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   // is taken only when asked for, never by opening the invite link again.
   const [answered, setAnswered] = useState(false);
   const askFirst = elsewhere !== null && !answered && !entry?.spectate;
+  // ... and once that tab is closed, its seat is offered back here.
+  const [freed, checkFreed] = useFreedSeat(code, askFirst && !hidden);
 
   // Left on purpose from this tab: coming back asks first (cleared once the player joins again).
   const [leftHere, setLeftHere] = useState(() => hasLeft(code));
@@ -305,10 +356,18 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
       };
       return <LeftRoom code={code} room={lookup} onJoin={joinAgain} />;
     }
-    return <AskName code={code} room={lookup} elsewhere={askFirst ? elsewhere : null} onDone={(name, watch) => {
+    const playFreed = async () => {
+      const seat = await checkFreed(); // still free: another tab of this browser may have taken it
+      if (!seat) return;
+      takeBack(seat.identity);
       setAnswered(true);
-      setEntry({ name, spectate: watch });
-    }} />;
+      setEntry({ name: seat.name, spectate: false });
+    };
+    return <AskName code={code} room={lookup} elsewhere={askFirst ? elsewhere : null} freed={freed?.name ?? null}
+      onTakeBack={() => void playFreed()} onDone={(name, watch) => {
+        setAnswered(true);
+        setEntry({ name, spectate: watch });
+      }} />;
   }
   if (idError) return <Problem title="Cannot reach the lounge" text={idError} />;
   if (model.closed) {
