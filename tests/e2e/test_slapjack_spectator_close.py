@@ -49,9 +49,8 @@ def test_slapjack_slap_race_and_a_spectator(open_tab, shots):
     code = host_room(ada, "Ada", "Slapjack")
     grace = open_tab("/")
     join_by_code(grace, "Grace", code)
-    # Starting before everyone is ready is refused, with the server's sentence inline.
-    ada.get_by_role("button", name="Start game").click()
-    expect(ada.get_by_role("alert")).to_contain_text("ready")
+    # Before everyone is ready, Start says who the table waits for.
+    expect(ada.get_by_test_id("start-waiting")).to_have_text("Waiting for Grace to get ready.")
     ready_and_start(ada, grace)
     expect(grace.get_by_test_id("slap")).to_be_enabled()
 
