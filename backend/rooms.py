@@ -76,6 +76,7 @@ class Room:
         self.removed: dict[str, str] = {}  # users the host removed (by id: name): they only watch
         self.let_back: dict[str, str] = {}  # of those, the ones let back in (by id: name)
         self.gone: set[str] = set()  # players whose grace ran out in a game, seats kept away
+        self.left_out: set[str] = set()  # of those, the ones the game being played started without
         self.connections: dict[str, str] = {}
         self.match: Match | None = None
         self.bots: dict[int, object] = {}
@@ -117,8 +118,10 @@ class Room:
         return any(user_id not in seated for user_id in self.connections.values())
 
     def left_game(self, user_id: str) -> bool:
-        """Whether the user held a seat in this game and gave it up (left, or lost it)."""
-        return any(s.user_id == user_id and s.kind == "human" and s.left for s in self.seats)
+        """Whether the user held a seat in this game and gave it up (left, or lost it), or a
+        seat in the game before it that the rematch left out (they were gone)."""
+        return user_id in self.left_out or any(
+            s.user_id == user_id and s.kind == "human" and s.left for s in self.seats)
 
     def connections_of(self, user_id: str) -> list[str]:
         """The user's connections in this room."""
@@ -333,10 +336,11 @@ class Room:
         self._check_host(user_id)
         self._check_status(FINISHED, "A rematch can only start when the game is over")
         kept = [s for s in self.seats if not s.left and s.user_id not in self.gone]
-        gone = [s.name for s in self.seats if not s.left and s.user_id in self.gone]
-        self._check_enough(len(kept), gone)
+        gone = [s for s in self.seats if not s.left and s.user_id in self.gone]
+        self._check_enough(len(kept), [s.name for s in gone])
         self.seats = kept[1:] + kept[:1]
         self._begin(seed)
+        self.left_out = {s.user_id for s in gone}
 
     def _check_enough(self, players: int, gone: list[str] | None = None) -> None:
         if players < self.game.min_players:
@@ -351,7 +355,7 @@ class Room:
         for seat in self.seats:
             seat.away = False
         self.make_bots()
-        self.status, self.notice = PLAYING, None
+        self.status, self.notice, self.left_out = PLAYING, None, set()
         self._after_change()
 
     def make_bots(self) -> None:
@@ -368,6 +372,7 @@ class Room:
         for seat in self.seats:
             seat.ready = seat.away = False
         self.status, self.turn_deadline, self.notice = WAITING, None, notice
+        self.left_out = set()
 
     # -- playing -----------------------------------------------------------------------------
 

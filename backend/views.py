@@ -135,7 +135,8 @@ def seats_message(room: Room, conn: str) -> dict:
     user_id = room.connections.get(conn, "")
     seats = room.seats_of(user_id)
     room.told_seats[conn] = seats
-    return {"my_seats": seats, "spectator": not seats, "left_game": room.left_game(user_id)}
+    return {"my_seats": seats, "spectator": not seats, "left_game": room.left_game(user_id),
+            "left_out": user_id in room.left_out}
 
 
 def seat_changes(room: Room) -> list[tuple[str, dict]]:

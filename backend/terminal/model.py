@@ -17,6 +17,8 @@ from .text import clean
 
 MAX_LINES = 200
 LEFT_GAME = "You left this game: you are watching. Type /quit to go back."
+LEFT_OUT = ("This game started while your connection was lost, without you: you are watching. "
+            "Type /quit to go back.")
 REMOVED = "The host removed you from your seat: you can still watch this room."
 CLOSED = {  # why a room closed, in the web client's words
     "host_left": "The host closed the room.",
@@ -55,6 +57,7 @@ class Model:
         self.my_seats: list[int] = []
         self.spectator = False
         self.left_game = False  # I gave up (or lost) my seat in this game: I watch it
+        self.left_out = False  # ... because the rematch started while I was gone
         self.away = False  # a bot plays my turns (the room says so): told once each time
         self.game_log: list[tuple] = []  # (round, version, text) of the log lines shown
         self.clock: tuple[int, float, bool] | None = None  # (seat, monotonic end, away)
@@ -263,12 +266,16 @@ class Model:
         self.my_seats = [s for s in data["my_seats"] if isinstance(s, int)]
         self.spectator = not self.my_seats
         self.left_game = bool(data.get("left_game"))
+        self.left_out = bool(data.get("left_out"))
         for seat in [s for s in self.states if s is not None and s not in self.my_seats]:
             del self.states[seat]  # a seat no longer mine is never drawn as mine
         self._check_away()
         if self.joined and was_playing and self.spectator:
-            self.note(LEFT_GAME if self.left_game else REMOVED if self._removed(self.user_id)
-                      else "You are now a spectator")
+            self.note(self._left_note() if self.left_game else REMOVED
+                      if self._removed(self.user_id) else "You are now a spectator")
+
+    def _left_note(self) -> str:
+        return LEFT_OUT if self.left_out else LEFT_GAME
 
     def _removed(self, user_id: object) -> bool:
         """Whether the host removed ``user_id`` from their seat (the room lists them in
@@ -332,7 +339,7 @@ class Model:
             self.on_room(reply["room"])
         self.on_seats(reply)
         if self.left_game:
-            self.note(LEFT_GAME)
+            self.note(self._left_note())
         first = not self.joined
         self.joined = True
         before = list(self.lines)

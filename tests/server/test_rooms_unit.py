@@ -158,6 +158,38 @@ def test_a_player_gone_in_a_game_keeps_the_seat_away_and_a_rematch_leaves_them_o
     assert [s.name for s in room.seats] == ["Linus", "Ada"]
 
 
+def play_to_the_end(room) -> None:
+    """The rules' first legal move for whoever may move, until the game is over."""
+    for _ in range(2000):
+        if room.match.result is not None:
+            return
+        seat = next(s for s in range(len(room.seats)) if room.match.legal_moves(s))
+        move = room.match.legal_moves(seat)[0]
+        room.apply_seat(seat, move["move"], move["args"])
+    raise AssertionError("the game did not end")
+
+
+def test_a_player_the_rematch_left_out_is_told_why_when_back():
+    _, room = lounge_with_room("nine-locks")
+    room.attach("c1", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    room.add_bot(HOST, "easy")
+    room.start(HOST, seed=1)
+    room.detach("c1")
+    room.expire(GUEST)
+    play_to_the_end(room)
+    room.rematch(HOST, seed=2)
+    assert [s.name for s in room.seats] == ["Bot 1 (easy)", "Ada"]
+    room.attach("c2", GUEST, None, False)
+    told = views.seats_message(room, "c2")
+    assert told == {"my_seats": [], "spectator": True, "left_game": True, "left_out": True}
+    assert views.seats_message(room, "c-host")["left_out"] is False
+    play_to_the_end(room)  # in the next game they are a spectator like any other
+    room.rematch(HOST, seed=3)
+    assert views.seats_message(room, "c2") == {"my_seats": [], "spectator": True,
+                                               "left_game": False, "left_out": False}
+
+
 def test_a_take_back_after_a_bot_played_for_someone_else_says_who_moved():
     _, room = lounge_with_room()
     room.attach("c1", GUEST, "Linus", False)

@@ -571,6 +571,15 @@ def test_my_seats_come_from_the_server_never_from_the_seat_list():
     assert model.my_seats == [] and model.spectator
 
 
+def test_a_player_the_rematch_left_out_is_told_why():
+    model = Model(ME)
+    model.on_joined({"room": room("tic-tac-toe", 2), "seats": [], "my_seats": [],
+                     "spectator": True, "left_game": True, "left_out": True, "chat": []})
+    said = [line.text for line in model.lines]
+    assert any("started while your connection was lost, without you" in text for text in said)
+    assert not any("You left this game" in text for text in said)
+
+
 def test_the_turn_clock_the_host_grace_and_the_new_commands():
     """Issue 13 in the terminal: the acting seat's clock, a player away, the host's grace
     countdown, and /back, /turntime, /standin."""

@@ -176,6 +176,8 @@ export interface MySeats {
   spectator: boolean;
   /** This user held a seat in this game and gave it up: they are back as a spectator. */
   left_game?: boolean;
+  /** Of those, one the rematch started without: their connection was lost too long. */
+  left_out?: boolean;
 }
 
 export interface JoinAck extends MySeats {

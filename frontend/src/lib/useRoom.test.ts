@@ -25,7 +25,12 @@ describe("roomReducer", () => {
     expect(back.mySeats).toEqual([]);
     expect(back.spectator).toBe(true);
     expect(back.leftGame).toBe(true);
+    expect(back.leftOut).toBe(false);
     expect(reduce(back, { type: "room", room: r }).mySeats).toEqual([]);
+    // Left out by the rematch while gone: the model says so, for the note's words.
+    const out = reduce(initialModel, { type: "joined", ack: { room: r, seats: [], my_seats: [], spectator: true,
+      left_game: true, left_out: true, chat: [] } });
+    expect([out.leftGame, out.leftOut]).toEqual([true, true]);
   });
 
   it("follows the seats event, and drops the states of a seat no longer played here", () => {

@@ -16,6 +16,8 @@ export interface RoomModel {
   spectator: boolean;
   /** This user gave up (or lost) their seat in this game and is back as a spectator. */
   leftGame: boolean;
+  /** ... because the rematch started while their connection was lost. */
+  leftOut: boolean;
   /** The host is away: when the room closes unless they come back (this browser's clock). */
   closesAt: number | null;
   /** The clock of the turn being played (this browser's clock), the same for everyone. */
@@ -46,6 +48,7 @@ export const initialModel: RoomModel = {
   mySeats: [],
   spectator: false,
   leftGame: false,
+  leftOut: false,
   closesAt: null,
   clock: null,
   states: {},
@@ -68,7 +71,8 @@ function withSeats(model: RoomModel, seats: MySeats): RoomModel {
   const stale = (key: string) => key !== SPECTATOR && !mySeats.includes(Number(key));
   // States of seats no longer played here are dropped, so a lost seat is never drawn as ours.
   const states = Object.fromEntries(Object.entries(model.states).filter(([key]) => !stale(key)));
-  return shownLog({ ...model, mySeats, spectator, leftGame: Boolean(seats.left_game), states });
+  return shownLog({ ...model, mySeats, spectator, leftGame: Boolean(seats.left_game),
+    leftOut: Boolean(seats.left_out), states });
 }
 
 function withRoom(model: RoomModel, room: Room): RoomModel {

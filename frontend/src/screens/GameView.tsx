@@ -24,6 +24,8 @@ export interface GameViewProps {
   spectator: boolean;
   /** This user gave up (or lost) their seat in this game: they watch it now. */
   leftGame?: boolean;
+  /** ... because the rematch started while their connection was lost. */
+  leftOut?: boolean;
   /** The clock of the turn being played (this browser's clock). */
   clock?: { seat: number; endsAt: number; away: boolean } | null;
   /** The turn times the host may set. */
@@ -165,8 +167,8 @@ function TableTitle({ room }: { room: Room }): ReactElement {
 }
 
 /** What a spectator, or a player a bot stands in for, is told above the board. */
-function TableNotes({ spectator, leftGame, handsKnownHidden, away, onLeave }: {
-  spectator: boolean; leftGame: boolean;
+function TableNotes({ spectator, leftGame, leftOut, handsKnownHidden, away, onLeave }: {
+  spectator: boolean; leftGame: boolean; leftOut: boolean;
   /** The game's facts are known, and say the players' hands are private. */
   handsKnownHidden: boolean;
   away: boolean; onLeave: () => void;
@@ -175,7 +177,8 @@ function TableNotes({ spectator, leftGame, handsKnownHidden, away, onLeave }: {
     <>
       {spectator && leftGame && (
         <p className="spectator-note" role="note" data-testid="left-game">
-          <EyeIcon /> You left this game: you are watching.
+          <EyeIcon /> {leftOut ? "This game started while your connection was lost, without you: you are watching."
+            : "You left this game: you are watching."}
           <button type="button" className="btn btn-small" onClick={onLeave}>Back to the lounge</button>
         </p>
       )}
@@ -223,7 +226,7 @@ function useSettling(round: number | undefined): boolean {
 
 /** The table during a game: status, board, result and rematch, the log. */
 export function GameView(props: GameViewProps): ReactElement {
-  const { room, game, userId, mySeats, spectator, leftGame = false, clock = null, turnTimes = [], states, log, send,
+  const { room, game, userId, mySeats, spectator, leftGame = false, leftOut = false, clock = null, turnTimes = [], states, log, send,
     onLeave, chat, chatBadge, offline = false } = props;
   const { seat, state, mover } = useShownSeat(mySeats, states, spectator);
   const alerts = useAlertSetting();
@@ -306,7 +309,7 @@ export function GameView(props: GameViewProps): ReactElement {
           <ResultBox result={state.result} room={room} mySeats={mySeats} isHost={isHost} onLeave={onLeave}
             offline={offline} onRematch={rematch} />
         )}
-        <TableNotes spectator={spectator} leftGame={leftGame} handsKnownHidden={handsKnownHidden}
+        <TableNotes spectator={spectator} leftGame={leftGame} leftOut={leftOut} handsKnownHidden={handsKnownHidden}
           away={awayHere && !saidInBar} onLeave={onLeave} />
         <ErrorBoundary resetKey={state.version} message="This table could not be drawn. The next move will try again.">
           {/* Each game gets a fresh board: nothing a board keeps (a slap sent, a card chosen) outlives its game. */}

@@ -279,7 +279,7 @@ function JoinedRoom({ room, userId, model, send, games, onLeave }: {
           </div>
         ) : (
           <GameView room={room} game={games?.games.find((g) => g.slug === room.game)} userId={userId}
-            mySeats={model.mySeats} spectator={model.spectator} leftGame={model.leftGame} clock={model.clock}
+            mySeats={model.mySeats} spectator={model.spectator} leftGame={model.leftGame} leftOut={model.leftOut} clock={model.clock}
             turnTimes={turnTimes} states={model.states} log={model.log} send={send} onLeave={onLeave} chat={chat}
             chatBadge={chatBadge} offline={offline} />
         )}
