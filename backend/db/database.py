@@ -7,6 +7,8 @@ URL. Heroku-style ``postgres://`` URLs are accepted and use the psycopg 3 driver
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,14 +114,16 @@ def alembic_config(engine: Engine) -> AlembicConfig:
 MIGRATION_LOCK = 0x6C6F756E6765  # "lounge": the advisory lock held while migrating
 
 
-def _migrating(engine: Engine) -> Engine:
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[Engine]:
     """The engine to migrate through. Python's SQLite driver runs each schema change in a
     transaction of its own: an upgrade cut short (the process killed, a step failing) would
     leave half a migration, and the next start would trip over it ("duplicate column"). For
     SQLite, an engine that hands the transaction to SQLite itself (BEGIN ... COMMIT), so that
     the whole upgrade is one, as on PostgreSQL."""
     if engine.dialect.name != "sqlite":
-        return engine
+        yield engine
+        return
     migrating = create_engine(engine.url, connect_args={"check_same_thread": False,
                                                         "timeout": 30})
     setup = _sqlite_setup(fsync=True)
@@ -130,7 +134,10 @@ def _migrating(engine: Engine) -> Engine:
 
     event.listen(migrating, "connect", connect)
     event.listen(migrating, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
-    return migrating
+    try:
+        yield migrating
+    finally:
+        migrating.dispose()
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
@@ -139,12 +146,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     if engine.dialect.name != "postgresql":
-        migrating = _migrating(engine)
-        try:
+        with _migrating(engine) as migrating:
             command.upgrade(alembic_config(migrating), revision)
-        finally:
-            if migrating is not engine:
-                migrating.dispose()
         return
     with engine.connect() as lock:
         lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
@@ -159,12 +162,8 @@ def downgrade(engine: Engine, revision: str) -> None:
     """Undo migrations down to ``revision`` ("base": no tables at all), all or none."""
     from alembic import command
 
-    migrating = _migrating(engine)
-    try:
+    with _migrating(engine) as migrating:
         command.downgrade(alembic_config(migrating), revision)
-    finally:
-        if migrating is not engine:
-            migrating.dispose()
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -10,18 +10,24 @@ from .conftest import DESKTOP
 from .helpers import PHONE_VIEWPORT, host_room, shot
 
 
+def grace_ready_in_her_browser(browser, server_url: str, ada, code: str):
+    """Grace's browser (one context is one browser: its tabs share localStorage, each has its
+    sessionStorage) and her first tab, seated and ready at Ada's table."""
+    grace = browser.new_context(viewport=DESKTOP, base_url=server_url)
+    grace.add_init_script("localStorage.setItem('lounge.name', 'Grace')")
+    first = grace.new_page()
+    first.goto(f"/r/{code}")
+    first.get_by_role("button", name="I’m ready").click()
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
+    return grace, first
+
+
 def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab, browser,
                                                                         server_url, shots):
     ada = open_tab("/")
     code = host_room(ada, "Ada", "Nine Locks", public=False)
-    # One browser context is one browser: its tabs share localStorage, each has its sessionStorage.
-    grace = browser.new_context(viewport=DESKTOP, base_url=server_url)
+    grace, first = grace_ready_in_her_browser(browser, server_url, ada, code)
     try:
-        grace.add_init_script("localStorage.setItem('lounge.name', 'Grace')")
-        first = grace.new_page()
-        first.goto(f"/r/{code}")
-        first.get_by_role("button", name="I’m ready").click()
-        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
         ada.get_by_role("button", name="Start game").click()
         expect(first.get_by_role("group", name="Grace's hands")).to_be_visible()
 
@@ -73,14 +79,8 @@ def test_a_tab_asking_beside_a_seated_tab_offers_its_seat_once_that_tab_is_close
     same seat and player, not a new one."""
     ada = open_tab("/")
     code = host_room(ada, "Ada", "Nine Locks", public=False)
-    grace = browser.new_context(viewport=DESKTOP, base_url=server_url)
+    grace, first = grace_ready_in_her_browser(browser, server_url, ada, code)
     try:
-        grace.add_init_script("localStorage.setItem('lounge.name', 'Grace')")
-        first = grace.new_page()
-        first.goto(f"/r/{code}")
-        first.get_by_role("button", name="I’m ready").click()
-        expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
-
         beside = grace.new_page()
         beside.goto(f"/r/{code}")
         expect(beside.get_by_test_id("seated-elsewhere")).to_contain_text("You already play Grace")

@@ -370,25 +370,6 @@ describe("Lobby", () => {
     });
   });
 
-  describe("the bot level", () => {
-    const list = games.loaded;
-    afterEach(() => {
-      games.loaded = list;
-      localStorage.clear();
-    });
-
-    it("is the middle one at first, then the one the host chose last", () => {
-      games.loaded = { games: [], bot_levels: ["easy", "normal", "hard"], turn_times: [] };
-      lobby("u0", false);
-      const level = screen.getByRole("combobox", { name: /Bot level/ });
-      expect(level).toHaveValue("normal");
-      fireEvent.change(level, { target: { value: "hard" } });
-      cleanup();
-      lobby("u0", false);
-      expect(screen.getByRole("combobox", { name: /Bot level/ })).toHaveValue("hard");
-    });
-  });
-
   describe("a watcher taking a seat", () => {
     afterEach(() => localStorage.clear());
     const watch = (send: (event: string, payload?: object) => Promise<Ack>) =>
