@@ -16,7 +16,7 @@ export interface ChatProps {
   watchRef?: RefCallback<HTMLElement>;
 }
 
-/** How much of the chat must be in view for its messages to count as seen. */
+/** How much of the newest message must be in view for the chat to count as seen. */
 const SEEN_RATIO = 0.6;
 
 export interface UnreadChat {
@@ -38,13 +38,16 @@ export function useUnreadChat(messages: ChatMessage[], me: string | null): Unrea
   const [seen, setSeen] = useState(newest);
   const [box, setBox] = useState<HTMLElement | null>(null);
   const [inView, setInView] = useState(false);
+  // Seen when the newest message is: the chat's top showing, or a sliver of it, is not enough,
+  // and its whole box need not be (on a phone it is taller than what is left under the lobby).
   useEffect(() => {
-    if (!box || typeof IntersectionObserver === "undefined") return undefined;
+    const last = box?.querySelector(".chat-log > .chat-msg:last-of-type");
+    if (!last || typeof IntersectionObserver === "undefined") return undefined;
     const observer = new IntersectionObserver(([entry]) => setInView(entry.intersectionRatio >= SEEN_RATIO),
       { threshold: [0, SEEN_RATIO, 1] });
-    observer.observe(box);
+    observer.observe(last);
     return () => observer.disconnect();
-  }, [box]);
+  }, [box, newest]);
   useEffect(() => {
     if (inView) setSeen(newest);
   }, [inView, newest]);

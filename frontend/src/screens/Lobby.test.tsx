@@ -100,6 +100,9 @@ describe("Lobby", () => {
       .toBe("Waiting for Grace and Linus to get ready.");
     expect(at(seat(0, "Ada"), seat(1, "Grace", { ready: false }), seat(2, "Linus", { ready: false }),
       seat(3, "Bob", { ready: false }))).toBe("Waiting for Grace, Linus and Bob to get ready.");
+    // One who lost their connection may not be back: the host is told, and may remove them.
+    expect(at(seat(0, "Ada"), seat(1, "Grace", { ready: false, connected: false })))
+      .toBe("Waiting for Grace (disconnected) to get ready.");
     // Bots, hot-seat players and the host are ready whatever the seat says.
     expect(at(seat(0, "Ada", { ready: false }), seat(1, "Bot 1 (easy)", { kind: "bot", user_id: null, ready: false }),
       seat(2, "Linus", { kind: "local", user_id: "u0", ready: false }))).toBeNull();

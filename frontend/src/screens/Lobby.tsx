@@ -276,7 +276,9 @@ function nameList(names: string[]): string {
  * order: enough seats, then every player ready (bots, hot-seat players and the host always are). */
 export function waitingFor(room: Room): string | null {
   if (room.seats.length < room.min_players) return `Waiting for players: ${room.title} needs at least ${room.min_players} players.`;
-  const unready = room.seats.filter((s) => s.kind === "human" && !s.ready && !isHostSeat(room, s)).map((s) => s.name);
+  // A player who is gone may not be back: the host sees it, and may remove them.
+  const unready = room.seats.filter((s) => s.kind === "human" && !s.ready && !isHostSeat(room, s))
+    .map((s) => (s.connected === false ? `${s.name} (disconnected)` : s.name));
   return unready.length > 0 ? `Waiting for ${nameList(unready)} to get ready.` : null;
 }
 

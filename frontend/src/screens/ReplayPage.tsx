@@ -82,13 +82,14 @@ export function ReplayView({ replay }: { replay: Replay }): ReactElement {
       <h1>{replay.title}: {resultText(replay.result, replay.players)}</h1>
       <p className="muted">{replay.players.map((p) => p.name).join(" · ")}</p>
       {/* At either end the buttons that lead past it are marked, not disabled: a disabled button
-          would drop the focus of the keyboard player who just pressed it (go() stays in range). */}
-      <div className="btn-row" role="group" aria-label="Steps">
-        <button type="button" className="btn waits" onClick={() => go(0)} aria-disabled={index === 0 || undefined}>First</button>
-        <button type="button" className="btn waits" onClick={() => go(index - 1)} aria-disabled={index === 0 || undefined}>Back</button>
+          would drop the focus of the keyboard player who just pressed it (go() stays in range).
+          Play comes first: on a phone it takes a line of its own above the four steps. */}
+      <div className="btn-row replay-steps" role="group" aria-label="Steps">
         <button type="button" className="btn btn-primary" onClick={playOrPause} disabled={last === 0}>
           {playing ? "Pause" : atEnd ? "Play from the start" : "Play"}
         </button>
+        <button type="button" className="btn waits" onClick={() => go(0)} aria-disabled={index === 0 || undefined}>First</button>
+        <button type="button" className="btn waits" onClick={() => go(index - 1)} aria-disabled={index === 0 || undefined}>Back</button>
         <button type="button" className="btn waits" onClick={() => go(index + 1)} aria-disabled={index === last || undefined}>Next</button>
         <button type="button" className="btn waits" onClick={() => go(last)} aria-disabled={index === last || undefined}>Last</button>
       </div>
