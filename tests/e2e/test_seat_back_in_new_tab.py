@@ -64,6 +64,7 @@ def test_the_invite_link_again_beside_a_seated_tab_asks_before_a_second_seat(ope
     second.goto(f"/r/{code}")
     expect(second.get_by_test_id("seated-elsewhere")).to_contain_text("You already play Ada")
     expect(second.get_by_test_id("join-name")).to_have_value("")
+    expect(second.get_by_test_id("join-name")).not_to_be_focused()  # no phone keyboard for it
     expect(ada.get_by_test_id("seat-1")).to_have_count(0)
     shot(second, shots, "second-tab-asks", full_page=False)
     second.get_by_test_id("join-name").fill("Bob")

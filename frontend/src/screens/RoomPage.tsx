@@ -125,7 +125,8 @@ function AskName({ code, room, elsewhere = null, freed = null, onTakeBack, onDon
             {seatFree(room) ? "Take a seat here only for someone else on this computer, or just watch." : "Here you can watch."}
           </p>
         )}
-        <NameInput value={name} onChange={setName} testId="join-name" />
+        {/* Beside a seated tab the name is only for someone else's seat: no keyboard opened for it. */}
+        <NameInput value={name} onChange={setName} testId="join-name" focus={!elsewhere} />
         {error && <p className="error-msg" role="alert">{error}</p>}
         <div className="btn-row">
           {seatFree(room) ? (
