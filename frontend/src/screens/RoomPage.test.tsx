@@ -6,7 +6,7 @@ import { rememberRoom } from "../lib/knownRooms";
 import { hasLeft, markLeft } from "../lib/leftRooms";
 import type { RoomModel } from "../lib/useRoom";
 import type { Room } from "../lib/types";
-import { RoomPage } from "./RoomPage";
+import { RoomLine, RoomPage } from "./RoomPage";
 
 // The server as the page sees it: the room's summary (REST) and the live room (useRoom, whose
 // calls say whether the page joined: its last argument).
@@ -52,6 +52,16 @@ beforeEach(() => {
 afterEach(() => {
   sessionStorage.clear();
   localStorage.clear();
+});
+
+describe("RoomLine", () => {
+  it("says a full or playing room means watching, unless a seat of this browser's is there to take back", () => {
+    const playing = room({ status: "playing", seats: [seat(0, "Ada"), seat(1, "Grace")] });
+    const { rerender } = render(<RoomLine room={playing} />);
+    expect(screen.getByTestId("join-room-line")).toHaveTextContent("a game is on, so you would watch.");
+    rerender(<RoomLine room={playing} seatHere />);
+    expect(screen.getByTestId("join-room-line")).toHaveTextContent("2 players at the table, a game is on.");
+  });
 });
 
 describe("RoomPage for a room this tab left on purpose", () => {

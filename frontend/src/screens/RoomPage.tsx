@@ -44,14 +44,19 @@ function atTable(players: number): string {
   return `${players} ${players === 1 ? "player" : "players"} at the table`;
 }
 
-function RoomLine({ room, flush = false }: { room: Room; flush?: boolean }): ReactElement {
+export function RoomLine({ room, flush = false, seatHere = false }: {
+  room: Room; flush?: boolean;
+  /** A seat of this browser's is there to take back: this tab would not only watch. */
+  seatHere?: boolean;
+}): ReactElement {
   const host = hostName(room, "someone");
   // Before the game, who has sat down; during it, who still plays (a seat whose player left stays
   // at the table, empty, until the game ends).
   const seated = room.status === "waiting" ? `${room.seats.length} of ${room.max_players} seats taken`
     : atTable(room.seats.filter((s) => !s.left).length);
-  const state = room.status !== "waiting" ? "a game is on, so you would watch"
-    : seatFree(room) ? "waiting to start" : "waiting to start, with no seat free, so you would watch";
+  const watch = seatHere ? "" : ", so you would watch";
+  const state = room.status !== "waiting" ? `a game is on${watch}`
+    : seatFree(room) ? "waiting to start" : `waiting to start, with no seat free${watch}`;
   return (
     <p className="muted" data-testid="join-room-line" style={flush ? { margin: 0 } : undefined}>
       {room.title}, hosted by {host}: {seated}, {state}.
@@ -111,7 +116,7 @@ function AskName({ code, room, elsewhere = null, freed = null, onTakeBack, onDon
     <main className="page">
       <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(!seatFree(room))}>
         <h1>Join table <span className="code">{code}</span></h1>
-        {room && <RoomLine room={room} />}
+        {room && <RoomLine room={room} seatHere={freed !== null} />}
         {freed !== null ? (
           <div className="notice stack" role="status" data-testid="freed-seat">
             <p style={{ margin: 0 }}><strong>{freed}</strong>’s tab was closed: play {freed} here?</p>
