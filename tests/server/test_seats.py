@@ -40,10 +40,10 @@ def test_a_seat_change_is_told_to_that_connection_only(players, room_of):
     assert friend.ok("join", {"room": room["code"]})["my_seats"] == [2]
     host.ok("remove_seat", {"seat": 1})
     told = guest.wait_for(lambda: guest.last("seats"))
-    assert told == {"my_seats": [], "spectator": True, "left_game": False}
+    assert told == {"my_seats": [], "spectator": True, "left_game": False, "left_out": False}
     # The friend's seat moved down from 2 to 1: they are told too, the host is not.
     assert friend.wait_for(lambda: friend.last("seats")) == {
-        "my_seats": [1], "spectator": False, "left_game": False}
+        "my_seats": [1], "spectator": False, "left_game": False, "left_out": False}
     host.ok("chat", {"text": "sync"})  # everything said before this has arrived
     for player in (host, guest, friend):
         player.wait_for(lambda p=player: p.last("chat"))
