@@ -306,4 +306,6 @@ def test_the_write_ahead_log_is_checkpointed_as_saves_go_on(sqlite_url):
     # two checkpoints needs.
     unchecked = sizes[0] + (len(sizes) - 1) * (sizes[1] - sizes[0])
     assert sizes[-1] < 0.4 * unchecked
-    assert sizes[-1] < 1.1 * sizes[len(sizes) // 2]
+    # The file keeps its longest stretch's size: a stretch a little longer in the second half (a
+    # copy slowed by a busy machine) may grow it, but not by the doubling an unchecked log makes.
+    assert sizes[-1] < 1.5 * sizes[len(sizes) // 2]
