@@ -15,6 +15,14 @@ def said(page, text: str) -> None:
     expect(page.get_by_test_id("chat-log")).to_contain_text(text)
 
 
+def tap_where_seen(badge) -> None:
+    """A press where the badge shows, as a thumb makes it. Playwright's own click first scrolls
+    the badge into view, and for a sticky bar Chromium scrolls to where the bar would sit unstuck,
+    just above the chat: the chat is then seen and the badge gone before the press."""
+    box = badge.bounding_box()
+    badge.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def test_a_phone_shows_unread_chat_in_the_lobby_and_at_the_table(open_tab, shots):
     ada = open_tab("/", viewport=PHONE)
     code = host_room(ada, "Ada", "Nine Locks", public=False)
@@ -33,7 +41,7 @@ def test_a_phone_shows_unread_chat_in_the_lobby_and_at_the_table(open_tab, shots
     expect(badge).to_have_text("Chat (2 new)")
     expect(badge).to_be_in_viewport()
     shot(ada, shots, "chat-unread-lobby-phone", full_page=False)
-    badge.click()
+    tap_where_seen(badge)
     expect(ada.get_by_test_id("chat-log")).to_be_in_viewport(ratio=0.6)
     expect(badge).to_have_count(0)
     send_chat(grace, "Seen at once")
@@ -51,7 +59,7 @@ def test_a_phone_shows_unread_chat_in_the_lobby_and_at_the_table(open_tab, shots
     expect(badge).to_be_in_viewport()
     shot(ada, shots, "chat-unread-table-phone", full_page=False)
     shot(grace, shots, "chat-unread-table-desktop", full_page=False)
-    badge.click()
+    tap_where_seen(badge)
     expect(ada.get_by_test_id("chat-log")).to_be_in_viewport(ratio=0.6)
     expect(badge).to_have_count(0)
 

@@ -58,9 +58,10 @@ def test_a_player_gone_past_the_grace_period_keeps_the_seat_and_a_bot_plays_for_
     ack = guest.ok("join", {"room": room["code"]})
     assert ack["my_seats"] == [1] and ack["left_game"] is False
     guest.ok("back")
-    host.ok("move", {"move": "place", "args": [0]})
+    # The bot's cell was its own choice: the next moves take cells still free.
+    host.ok("move", host.states[0]["legal_moves"][0])
     guest.wait_for(lambda: guest.states[1]["version"] == 3)
-    guest.ok("move", {"move": "place", "args": [8]})
+    guest.ok("move", guest.states[1]["legal_moves"][0])
 
 
 def test_a_waiting_seat_is_freed_when_its_player_stays_away(players, room_of):
