@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactElement, type ReactNode } from "react";
 import { Card, CardFace } from "../components/Card";
 import { LockIcon } from "../components/Icons";
-import { cardName, highlightedCards, orList } from "../lib/cards";
+import { cardName, highlightedCards } from "../lib/cards";
+import { listed } from "../lib/lists";
 import { reveal } from "../lib/reveal";
 import { movesNamed } from "../lib/moves";
 import { seatName } from "../lib/seats";
@@ -61,7 +62,7 @@ function hintFor(stage: string | null, canPick: boolean, selected: string | null
   if (stage === "unlock") return "Choose a pile to unlock.";
   if (stage === "key") return "Use the key on a pile: a locked or face-down pile opens, an open one locks.";
   if (selected) {
-    const where = `pile ${orList([...piles].sort((a, b) => a - b).map((p) => String(p + 1)))}`;
+    const where = `pile ${listed([...piles].sort((a, b) => a - b).map((p) => String(p + 1)), "or")}`;
     return `Choose a highlighted pile for the ${cardName(selected)} (${where}), or press the card again to cancel.`;
   }
   if (playable.length > 0) return `Choose ${highlightedCards(playable)} to play${canPick ? ", or pick up from the deck" : ""}.`;

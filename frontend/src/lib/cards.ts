@@ -1,4 +1,5 @@
 // Card codes as the rules use them everywhere: rank then suit, e.g. "9H", "10C", "AS".
+import { listed } from "./lists";
 
 export type Suit = "S" | "H" | "D" | "C";
 export type Rank = "A" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "J" | "Q" | "K";
@@ -61,17 +62,12 @@ export function capitalised(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The words for a list: "a", "a or b", "a, b or c". */
-export function orList(words: string[]): string {
-  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
-}
-
 /** The cards a player may play, for a hint that a screen reader says too (the highlight alone is a
  * look): up to three named ("the 4 of hearts or the 7 of clubs (highlighted)"), more counted
  * ("one of the 5 highlighted cards": the cards' own buttons name them). */
 export function highlightedCards(cards: string[]): string {
   if (cards.length > 3) return `one of the ${cards.length} highlighted cards`;
-  return `${orList(cards.map((c) => `the ${cardName(c)}`))} (highlighted)`;
+  return `${listed(cards.map((c) => `the ${cardName(c)}`), "or")} (highlighted)`;
 }
 
 /** "1 card", "3 cards". */

@@ -4,16 +4,12 @@ import { SaidAs } from "../components/SaidAs";
 import { ApiError, createRoom, fetchPublicRooms, type PublicRooms } from "../lib/api";
 import { getIdentity, getName, saveName, validName } from "../lib/identity";
 import { forgetLeft } from "../lib/leftRooms";
+import { listed } from "../lib/lists";
 import { CODE_PATTERN, Link, navigate } from "../lib/router";
 import { hostName, playerCount, seatFree } from "../lib/seats";
 import { useGames } from "../lib/useGames";
 import { useTitle } from "../lib/useTitle";
 import type { GameInfo, Room } from "../lib/types";
-
-/** "A, B or C": the games' titles in a sentence. */
-function titlesInWords(titles: string[]): string {
-  return titles.length < 2 ? titles.join("") : `${titles.slice(0, -1).join(", ")} or ${titles[titles.length - 1]}`;
-}
 
 /** The name field, with what is wrong with the name (asked for by Create or Join) right under it. */
 function NameField({ name, setName, problem, field }: {
@@ -233,7 +229,7 @@ export function Home(): ReactElement {
       <section className="hero">
         <div>
           <h1>Pull up a chair.</h1>
-          <p>Host a table, share the code, and play {titlesInWords(data?.games.map((g) => g.title) ?? []) || "card games"} with
+          <p>Host a table, share the code, and play {listed(data?.games.map((g) => g.title) ?? [], "or") || "card games"} with
             friends in their browsers. Add a bot or a hot-seat player when you are short of hands.</p>
         </div>
         <div className="hero-cards" aria-hidden="true">

@@ -4,6 +4,7 @@ import { NameInput } from "../components/NameInput";
 import { TurnTimeSelect } from "../components/TurnTimeSelect";
 import { firstBotLevel, rememberBotLevel } from "../lib/botLevel";
 import { getName, saveName, validName } from "../lib/identity";
+import { listed } from "../lib/lists";
 import { isHostSeat, seatFree } from "../lib/seats";
 import { useFocusFallback } from "../lib/useFocusFallback";
 import { useGames } from "../lib/useGames";
@@ -267,11 +268,6 @@ function RemovedPlayers({ removed, disabled, busy, onAllow }: {
   );
 }
 
-/** Names in a sentence: "Grace", "Grace and Linus", "Grace, Linus and Bob". */
-function nameList(names: string[]): string {
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}
-
 /** Why Start would be refused, in words (null: it would start). The server's own checks, in its
  * order: enough seats, then every player ready (bots, hot-seat players and the host always are). */
 export function waitingFor(room: Room): string | null {
@@ -279,7 +275,7 @@ export function waitingFor(room: Room): string | null {
   // A player who is gone may not be back: the host sees it, and may remove them.
   const unready = room.seats.filter((s) => s.kind === "human" && !s.ready && !isHostSeat(room, s))
     .map((s) => (s.connected === false ? `${s.name} (disconnected)` : s.name));
-  return unready.length > 0 ? `Waiting for ${nameList(unready)} to get ready.` : null;
+  return unready.length > 0 ? `Waiting for ${listed(unready, "and")} to get ready.` : null;
 }
 
 /** The player's readiness. `ask(want)` asks for it and shows it at once (the room's next update
