@@ -3,7 +3,8 @@
 // on the invite link after the player's tab was closed takes the seat back. The display name
 // lives in localStorage, so it is remembered.
 import { createSession, fetchRoom } from "./api";
-import { heldSeats, releaseSeat, seatState } from "./heldSeats";
+import { heldSeats, releaseSeat, seatState, type HeldSeat } from "./heldSeats";
+import type { Room } from "./types";
 
 const TOKEN_KEY = "lounge.token";
 const USER_KEY = "lounge.user_id";
@@ -56,16 +57,26 @@ export interface RoomIdentity {
  * the seat comes back. A seat played in another tab stays with it; with none free, this tab is
  * a new player, and `elsewhere` names the seat played in the other tab.
  */
+/** The room `code` as the server has it now, when this browser holds seats there; else null. */
+async function roomHolding(code: string, held: HeldSeat[]): Promise<Room | null> {
+  return held.length > 0 ? fetchRoom(code).catch(() => null) : null;
+}
+
+/** The name of the player's seat `userId` holds in the room, if it holds one. */
+function playerName(room: Room, userId: string): string | null {
+  return room.seats.find((s) => s.user_id === userId && s.kind === "human")?.name ?? null;
+}
+
 export async function identityForRoom(code: string): Promise<RoomIdentity> {
   const held = stored() ? [] : heldSeats(code);
-  const room = held.length > 0 ? await fetchRoom(code).catch(() => null) : null;
+  const room = await roomHolding(code, held);
   let elsewhere: string | null = null;
   if (room) {
     for (const seat of held) {
       const state = seatState(room, seat.user_id);
       if (state === "free") return { identity: keep({ userId: seat.user_id, token: seat.token }), elsewhere: null };
       if (state === null) releaseSeat(code, seat.user_id);
-      if (state === "played") elsewhere ??= room.seats.find((s) => s.user_id === seat.user_id && s.kind === "human")?.name ?? null;
+      if (state === "played") elsewhere ??= playerName(room, seat.user_id);
     }
   }
   return { identity: await getIdentity(), elsewhere };
@@ -84,10 +95,10 @@ export interface FreedSeat {
  */
 export async function freedSeat(code: string): Promise<FreedSeat | null> {
   const held = heldSeats(code);
-  const room = held.length > 0 ? await fetchRoom(code).catch(() => null) : null;
+  const room = await roomHolding(code, held);
   if (!room) return null;
   for (const seat of held) {
-    const name = room.seats.find((s) => s.user_id === seat.user_id && s.kind === "human")?.name;
+    const name = playerName(room, seat.user_id);
     if (name && seatState(room, seat.user_id) === "free") {
       return { identity: { userId: seat.user_id, token: seat.token }, name };
     }
