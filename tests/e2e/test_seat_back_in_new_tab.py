@@ -1,6 +1,7 @@
 """A player who closes their tab gets their seat back from the invite link in a new tab of the same
-browser, while a second tab opened beside a tab still playing is a new player, who is asked
-before taking a second seat; the browser forgets the seat once the room closes (Nine Locks)."""
+browser (or in a tab of it watching the table), while a second tab opened beside a tab still
+playing is a new player, who is asked before taking a second seat; the browser forgets the seat
+once the room closes (Nine Locks)."""
 
 from __future__ import annotations
 
@@ -36,9 +37,20 @@ def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab
         expect(beside.get_by_test_id("seated-elsewhere")).to_contain_text("You already play Grace")
         beside.get_by_role("button", name="Watch").click()
         expect(beside.get_by_text("You are watching")).to_be_visible()
-        beside.close()
+        expect(beside.get_by_test_id("freed-seat")).to_have_count(0)
 
+        # Watching, the tab is offered the seat once the tab that played it is closed.
         first.close()
+        offer = beside.get_by_test_id("freed-seat")
+        expect(offer).to_contain_text("Grace’s tab was closed: play Grace here?")
+        shot(beside, shots, "freed-seat-watching", full_page=False)
+        offer.get_by_role("button", name="Play Grace here").click()
+        expect(beside.get_by_role("group", name="Grace's hands")).to_be_visible()
+        expect(offer).to_have_count(0)
+        expect(ada.get_by_test_id("player-1")).not_to_contain_text("Disconnected")
+        expect(ada.get_by_test_id("player-2")).to_have_count(0)
+
+        beside.close()
         expect(ada.get_by_test_id("player-1")).to_contain_text("Disconnected")
         again = grace.new_page()
         again.goto(f"/r/{code}")

@@ -96,7 +96,12 @@ export interface FreedSeat {
 export async function freedSeat(code: string): Promise<FreedSeat | null> {
   const held = heldSeats(code);
   const room = await roomHolding(code, held);
-  if (!room) return null;
+  return room && freeSeatIn(room, held);
+}
+
+/** The first of the seats `held` that nobody plays in `room` as it is now (a tab watching the
+ * room has it live, and needs no look-up). */
+export function freeSeatIn(room: Room, held: HeldSeat[] = heldSeats(room.code)): FreedSeat | null {
   for (const seat of held) {
     const name = playerName(room, seat.user_id);
     if (name && seatState(room, seat.user_id) === "free") {

@@ -1,7 +1,20 @@
-import { describe, expect, it } from "vitest";
+import { act, renderHook } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import type { RoomHandlers } from "./connection";
 import { room, seat, state, view } from "./fixtures";
-import { initialModel, roomReducer, type RoomModel } from "./useRoom";
+import { initialModel, roomReducer, useRoom, type RoomModel } from "./useRoom";
 import type { JoinAck } from "./types";
+
+// The connections useRoom opens, with the handlers it gave each, newest last.
+const links = vi.hoisted(() => [] as { token: string; handlers: RoomHandlers }[]);
+vi.mock("./connection", () => ({
+  RoomConnection: class {
+    constructor(token: string, _room: string, _name: string, _spectate: boolean, handlers: RoomHandlers) {
+      links.push({ token, handlers });
+    }
+    close() {}
+  },
+}));
 
 const reduce = roomReducer();
 
@@ -118,5 +131,21 @@ describe("roomReducer", () => {
     expect(model.status).toBe("reconnecting");
     model = reduce(model, { type: "status", status: "online" });
     expect(model.status).toBe("online");
+  });
+});
+
+describe("useRoom", () => {
+  it("forgets the last player's room as soon as the tab plays with another token", () => {
+    const { result, rerender } = renderHook(({ token }) => useRoom("K7MPQ2", { userId: token, token }, "", true, true),
+      { initialProps: { token: "t1" } });
+    act(() => {
+      links.at(-1)?.handlers.onJoined({ room: room(), seats: [], my_seats: [], spectator: true, chat: [] });
+      links.at(-1)?.handlers.onStatus("online");
+    });
+    expect(result.current[0].spectator).toBe(true);
+    // The watcher takes back a seat: nothing it saw as a spectator is shown as the player's.
+    rerender({ token: "t7" });
+    expect(result.current[0]).toEqual(initialModel);
+    expect(links.at(-1)?.token).toBe("t7");
   });
 });

@@ -1,6 +1,6 @@
 // The live state of one room for React: the room, this tab's seats, their game states, the chat
 // and a log of the game, kept up to date by a RoomConnection.
-import { useCallback, useEffect, useReducer, useRef } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { RoomConnection, type LinkStatus } from "./connection";
 import type { Ack, ChatMessage, GameState, JoinAck, LogLine, MySeats, Room } from "./types";
 
@@ -40,7 +40,8 @@ export type RoomEvent =
   | { type: "state"; state: GameState }
   | { type: "chat"; message: ChatMessage }
   | { type: "closed"; reason: string }
-  | { type: "fatal"; code: string; message: string };
+  | { type: "fatal"; code: string; message: string }
+  | { type: "reset" };
 
 export const initialModel: RoomModel = {
   status: "connecting",
@@ -142,6 +143,8 @@ export function roomReducer() {
         return { ...model, closed: event.reason, status: "closed" };
       case "fatal":
         return { ...model, fatal: { code: event.code, message: event.message } };
+      case "reset":
+        return initialModel;
     }
   };
 }
@@ -163,6 +166,13 @@ export function useRoom(
 ): [RoomModel, RoomActions] {
   const [model, dispatch] = useReducer(reduceRoom, initialModel);
   const connection = useRef<RoomConnection | null>(null);
+  // Another token is another player (a watching tab taking back a seat): the last one's room and
+  // seats are not theirs, even for the one render before the new connection says anything.
+  const [token, setToken] = useState(identity?.token);
+  if (token !== identity?.token) {
+    setToken(identity?.token);
+    dispatch({ type: "reset" });
+  }
 
   useEffect(() => {
     if (!identity || !enabled) return undefined;

@@ -176,3 +176,31 @@ describe("RoomPage, watching and closed", () => {
     expect(screen.getByRole("link", { name: "Back to the lounge" })).toBeInTheDocument();
   });
 });
+
+describe("RoomPage, watching while this browser's seat there is freed", () => {
+  // Grace plays seat 1 in another tab of this browser (held in localStorage); this tab watches.
+  const held = (connected: boolean) => {
+    const table = room({ status: "playing", seats: [seat(0, "Ada"), seat(1, "Grace", { user_id: "u7", connected })] });
+    localStorage.setItem("lounge.seats", JSON.stringify([{ code: "K7MPQ2", token: "t7", user_id: "u7" }]));
+    server.room = table;
+    server.live = { status: "online", room: table, spectator: true };
+  };
+
+  it("offers nothing while the other tab plays the seat", async () => {
+    held(true);
+    await show(<RoomPage code="K7MPQ2" spectate />);
+    await waitFor(() => expect(joining()).toBe(true));
+    expect(screen.queryByTestId("freed-seat")).toBeNull();
+  });
+
+  it("offers the seat once its tab is closed, and plays it as that player, not a new seat", async () => {
+    held(false);
+    await show(<RoomPage code="K7MPQ2" spectate />);
+    const offer = await screen.findByTestId("freed-seat");
+    expect(offer).toHaveTextContent("Grace’s tab was closed: play Grace here?");
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Play Grace here" })));
+    await waitFor(() => expect(useRoom.mock.calls.at(-1)?.slice(1, 4))
+      .toEqual([{ userId: "u7", token: "t7" }, "Grace", false]));
+    expect(sessionStorage.getItem("lounge.token")).toBe("t7");
+  });
+});

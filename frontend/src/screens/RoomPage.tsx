@@ -5,7 +5,7 @@ import { NameInput } from "../components/NameInput";
 import { fetchRoom, type ApiError } from "../lib/api";
 import { releaseSeat, useHeldSeat } from "../lib/heldSeats";
 import {
-  forgetIdentity, freedSeat, getName, identityForRoom, saveName, takeIdentity, validName, type FreedSeat, type Identity,
+  forgetIdentity, freedSeat, freeSeatIn, getName, identityForRoom, saveName, takeIdentity, validName, type FreedSeat, type Identity,
 } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { forgetLeft, hasLeft, markLeft } from "../lib/leftRooms";
@@ -253,6 +253,17 @@ function BackToTable({ code, title }: { code: string; title: string }): ReactEle
   );
 }
 
+/** A seat of this browser's that nobody plays now, offered to a tab watching the room: its player
+ * had it in a tab that was closed. */
+function FreedSeatBanner({ name, onTake }: { name: string; onTake: () => void }): ReactElement {
+  return (
+    <div className="banner banner-info" role="status" data-testid="freed-seat">
+      <span><strong>{name}</strong>’s tab was closed: play {name} here?</span>
+      <button type="button" className="btn btn-small btn-primary" onClick={onTake}>Play {name} here</button>
+    </div>
+  );
+}
+
 /** The connection is lost, or refused for a while (`refusal`, the server's words): it comes back by itself. */
 function Reconnecting({ refusal }: { refusal: string | null }): ReactElement {
   return (
@@ -348,6 +359,15 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     navigate("/");
   };
 
+  // Still free (another tab of this browser may have taken it): this tab plays it, as that player.
+  const playFreed = async () => {
+    const seat = await checkFreed();
+    if (!seat) return;
+    takeBack(seat.identity);
+    setAnswered(true);
+    setEntry({ name: seat.name, spectate: false });
+  };
+
   if (hidden) return joined && !gone ? <BackToTable code={code} title={joined.title} /> : null;
   if (!wellFormed) {
     return <Problem title="This is not a room code"
@@ -362,13 +382,6 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
       };
       return <LeftRoom code={code} room={lookup} onJoin={joinAgain} />;
     }
-    const playFreed = async () => {
-      const seat = await checkFreed(); // still free: another tab of this browser may have taken it
-      if (!seat) return;
-      takeBack(seat.identity);
-      setAnswered(true);
-      setEntry({ name: seat.name, spectate: false });
-    };
     return <AskName code={code} room={lookup} elsewhere={askFirst ? elsewhere : null} freed={freed?.name ?? null}
       onTakeBack={() => void playFreed()} onDone={(name, watch) => {
         setAnswered(true);
@@ -385,9 +398,12 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     return <Problem title="Cannot join this room" text={model.fatal.message} retry={() => window.location.reload()} />;
   }
 
+  // A watching tab sees the room live: a seat of this browser's freed there is offered at once.
+  const freedHere = joined && model.spectator && model.status === "online" ? freeSeatIn(joined) : null;
   return (
     <>
       {(model.status === "reconnecting" || refusal !== null) && <Reconnecting refusal={refusal} />}
+      {freedHere && <FreedSeatBanner name={freedHere.name} onTake={() => void playFreed()} />}
       {joined && identity ? (
         <JoinedRoom room={joined} userId={identity.userId} model={model} send={actions.send} games={games.data}
           onLeave={() => void leave()} />
