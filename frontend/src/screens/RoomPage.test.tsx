@@ -55,12 +55,27 @@ afterEach(() => {
 });
 
 describe("RoomLine", () => {
-  it("says a full or playing room means watching, unless a seat of this browser's is there to take back", () => {
+  const line = () => screen.getByTestId("join-room-line");
+
+  it("says a playing room means watching, unless a seat of this browser's is there", () => {
     const playing = room({ status: "playing", seats: [seat(0, "Ada"), seat(1, "Grace")] });
     const { rerender } = render(<RoomLine room={playing} />);
-    expect(screen.getByTestId("join-room-line")).toHaveTextContent("a game is on, so you would watch.");
-    rerender(<RoomLine room={playing} seatHere />);
-    expect(screen.getByTestId("join-room-line")).toHaveTextContent("2 players at the table, a game is on.");
+    expect(line()).toHaveTextContent("2 players at the table, a game is on, so you would watch.");
+    rerender(<RoomLine room={playing} held="elsewhere" />);
+    expect(line()).toHaveTextContent("2 players at the table (one is you, in another tab), a game is on.");
+    rerender(<RoomLine room={playing} held="freed" />);
+    expect(line()).toHaveTextContent("2 players at the table (one is you), a game is on.");
+  });
+
+  it("says a full lobby has no seat free, but not that someone with a seat there would only watch", () => {
+    const full = room({ max_players: 2, seats: [seat(0, "Ada"), seat(1, "Grace")] });
+    const { rerender } = render(<RoomLine room={full} />);
+    expect(line()).toHaveTextContent("2 of 2 seats taken, waiting to start, with no seat free, so you would watch.");
+    rerender(<RoomLine room={full} held="elsewhere" />);
+    expect(line()).toHaveTextContent(
+      "2 of 2 seats taken (one is yours, in another tab), waiting to start, with no seat free.");
+    rerender(<RoomLine room={full} held="freed" />);
+    expect(line()).toHaveTextContent("2 of 2 seats taken (one is yours), waiting to start.");
   });
 });
 

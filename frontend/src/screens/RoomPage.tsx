@@ -44,19 +44,23 @@ function atTable(players: number): string {
   return `${players} ${players === 1 ? "player" : "players"} at the table`;
 }
 
-export function RoomLine({ room, flush = false, seatHere = false }: {
+export function RoomLine({ room, flush = false, held = null }: {
   room: Room; flush?: boolean;
-  /** A seat of this browser's is there to take back: this tab would not only watch. */
-  seatHere?: boolean;
+  /** A seat of this browser's is there: played in another tab, or freed to take back here. */
+  held?: "elsewhere" | "freed" | null;
 }): ReactElement {
   const host = hostName(room, "someone");
+  const waiting = room.status === "waiting";
+  const where = held === "elsewhere" ? ", in another tab" : "";
+  const mine = held ? ` (one is ${waiting ? "yours" : "you"}${where})` : "";
   // Before the game, who has sat down; during it, who still plays (a seat whose player left stays
   // at the table, empty, until the game ends).
-  const seated = room.status === "waiting" ? `${room.seats.length} of ${room.max_players} seats taken`
-    : atTable(room.seats.filter((s) => !s.left).length);
-  const watch = seatHere ? "" : ", so you would watch";
-  const state = room.status !== "waiting" ? `a game is on${watch}`
-    : seatFree(room) ? "waiting to start" : `waiting to start, with no seat free${watch}`;
+  const seated = waiting ? `${room.seats.length} of ${room.max_players} seats taken${mine}`
+    : `${atTable(room.seats.filter((s) => !s.left).length)}${mine}`;
+  // Someone with a seat here does not only watch; a freed seat is theirs, so one is free for them.
+  const watch = held ? "" : ", so you would watch";
+  const full = held === "freed" ? "" : `, with no seat free${watch}`;
+  const state = !waiting ? `a game is on${watch}` : seatFree(room) ? "waiting to start" : `waiting to start${full}`;
   return (
     <p className="muted" data-testid="join-room-line" style={flush ? { margin: 0 } : undefined}>
       {room.title}, hosted by {host}: {seated}, {state}.
@@ -116,7 +120,7 @@ function AskName({ code, room, elsewhere = null, freed = null, onTakeBack, onDon
     <main className="page">
       <form className="panel stack" style={{ maxWidth: 460, margin: "2rem auto" }} onSubmit={submit(!seatFree(room))}>
         <h1>Join table <span className="code">{code}</span></h1>
-        {room && <RoomLine room={room} seatHere={freed !== null} />}
+        {room && <RoomLine room={room} held={freed !== null ? "freed" : elsewhere ? "elsewhere" : null} />}
         {freed !== null ? (
           <div className="notice stack" role="status" data-testid="freed-seat">
             <p style={{ margin: 0 }}><strong>{freed}</strong>’s tab was closed: play {freed} here?</p>
