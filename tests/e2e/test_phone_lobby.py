@@ -1,5 +1,6 @@
 """On a phone, once a guest has joined, the host's Start (and Close room) is in the window without
-scrolling: the lobby's action row sticks to the window's bottom (Nine Locks, 390×844)."""
+scrolling: the lobby's action row sticks to the window's bottom, and the lobby's fields are a
+fingertip high like its buttons (Nine Locks, 390×844)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ def test_start_is_in_view_on_a_phone_once_a_guest_joins(open_tab, shots):
     grace = open_tab("/", viewport=PHONE)
     join_by_code(grace, "Grace", code)
     expect(ada.get_by_test_id("seat-1")).to_contain_text("Grace")
+    fields = ada.locator("input[type=text], select").evaluate_all(
+        "fields => fields.filter((f) => f.offsetParent).map((f) => f.offsetHeight)")
+    assert len(fields) >= 3 and min(fields) >= 44, fields
     grace.get_by_role("button", name="I’m ready").click()
     expect(grace.get_by_role("button", name="Ready ✓")).to_be_visible()
     expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
