@@ -1,13 +1,37 @@
 """On a phone, once a guest has joined, the host's Start (and Close room) is in the window without
-scrolling: the lobby's action row sticks to the window's bottom, and the lobby's fields are a
-fingertip high like its buttons (Nine Locks, 390×844)."""
+scrolling: the lobby's action row sticks to the window's bottom, two lines at most even at 320 px
+wide, and its fields are a fingertip high like its buttons (Nine Locks, 390×844)."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
 from .conftest import PHONE
-from .helpers import host_room, join_by_code, shot
+from .helpers import host_room, join_by_code, send_chat, shot
+
+# The lobby bar's parts as the window shows them: their boxes, and whether their words are cut.
+BAR_PARTS_JS = """bar => [...bar.children].filter((e) => e.offsetParent).map((e) => (
+  {...e.getBoundingClientRect().toJSON(), cut: e.scrollWidth > e.clientWidth}))"""
+
+
+def assert_bar_tidy(page) -> None:
+    """The bar takes two lines at most; its parts neither overlap nor stick out, nor are cut."""
+    bar = page.get_by_test_id("lobby-actions")
+    box = bar.bounding_box()
+    parts = sorted(bar.evaluate(BAR_PARTS_JS), key=lambda p: p["top"])
+    rows, bottom = 0, float("-inf")
+    for part in parts:
+        if part["top"] >= bottom:
+            rows += 1
+        bottom = max(bottom, part["bottom"])
+        inside = box["x"] <= part["left"] and part["right"] <= box["x"] + box["width"]
+        assert inside and not part["cut"], part
+    assert rows <= 2, parts
+    for i, a in enumerate(parts):
+        for b in parts[i + 1:]:
+            apart = a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] \
+                or b["bottom"] <= a["top"]
+            assert apart, (a, b)
 
 
 def test_start_is_in_view_on_a_phone_once_a_guest_joins(open_tab, shots):
@@ -19,6 +43,14 @@ def test_start_is_in_view_on_a_phone_once_a_guest_joins(open_tab, shots):
     fields = ada.locator("input[type=text], select").evaluate_all(
         "fields => fields.filter((f) => f.offsetParent).map((f) => f.offsetHeight)")
     assert len(fields) >= 3 and min(fields) >= 44, fields
+    # Waiting for Grace, with her message unread: the sentence, the buttons and the chat's badge.
+    send_chat(grace, "hi")
+    expect(ada.get_by_test_id("chat-badge")).to_be_visible()
+    assert_bar_tidy(ada)
+    ada.set_viewport_size({"width": 320, "height": PHONE["height"]})
+    assert_bar_tidy(ada)
+    shot(ada, shots, "lobby-320-host-bar", full_page=False)
+    ada.set_viewport_size(PHONE)
     grace.get_by_role("button", name="I’m ready").click()
     expect(grace.get_by_role("button", name="Ready ✓")).to_be_visible()
     expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
