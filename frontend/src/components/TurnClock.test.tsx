@@ -30,6 +30,16 @@ describe("the turn's clock", () => {
     expect(screen.getByTestId("turn-clock")).toHaveTextContent("Grace is away: a bot plays in 5 s");
   });
 
+  it("tells a hot-seat player the turn is theirs, by name, and keeps other players' turns by name", () => {
+    const running = { endsAt: Date.now() + 12_000, away: false };
+    const { rerender } = render(<TurnClockLine clock={running} name="Ada" here />);
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent("0:12 left for your turn, Ada");
+    rerender(<TurnClockLine clock={running} name="Grace" />);
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent("0:12 left for Grace’s turn");
+    rerender(<TurnClockLine clock={{ endsAt: Date.now() + 9_500, away: false }} name="Ada" here />);
+    expect(screen.getByRole("status")).toHaveTextContent(/^(9|10) seconds left for your turn, Ada$/);
+  });
+
   it("tells a screen reader once that the player's own turn is running out, and nobody else's", () => {
     const { rerender } = render(<TurnClockLine clock={{ endsAt: Date.now() + 30_000, away: false }} name={null} />);
     expect(screen.getByTestId("turn-clock-warning")).toBeEmptyDOMElement();

@@ -27,11 +27,15 @@ export function ClockPill({ clock }: { clock: SeatClock }): ReactElement {
 }
 
 /** The clock of the turn being played, in words, beside the turn line: `name` is whose turn it
- * is, null for this screen's only player. */
-export function TurnClockLine({ clock, name }: { clock: SeatClock; name: string | null }): ReactElement {
+ * is, null for this screen's only player; `here`: that player is one of this screen's (hot seat),
+ * holding it now, so the turn is told to them as theirs. */
+export function TurnClockLine({ clock, name, here = false }: {
+  clock: SeatClock; name: string | null; here?: boolean;
+}): ReactElement {
   const { left, short } = useTurnClock(clock);
-  const whose = name === null ? "your turn" : `${name}’s turn`;
-  const warning = useRunningOut(clock, name === null && !clock.away, left);
+  const mine = name === null || here;
+  const whose = name === null ? "your turn" : here ? `your turn, ${name}` : `${name}’s turn`;
+  const warning = useRunningOut(clock, mine && !clock.away ? whose : null, left);
   return (
     <>
       <p className={`turn-clock-line ${short}`} data-testid="turn-clock" aria-live="off">
@@ -42,15 +46,16 @@ export function TurnClockLine({ clock, name }: { clock: SeatClock; name: string 
   );
 }
 
-/** Said once to a screen reader (the ticking line is not read): the player's own turn is running
- * out, as the clock turns to its running-out look; empty before, and for anyone else's turn. */
-function useRunningOut(clock: SeatClock, mine: boolean, left: number): string {
+/** Said once to a screen reader (the ticking line is not read): the turn of this screen's player
+ * (`whose`, null for anyone else's) is running out, as the clock turns to its running-out look;
+ * empty before. */
+function useRunningOut(clock: SeatClock, whose: string | null, left: number): string {
   const [said, setSaid] = useState("");
   useEffect(() => setSaid(""), [clock.endsAt]);
   useEffect(() => {
-    if (mine && !said && left > 0 && left <= SHORT_SECONDS) {
-      setSaid(`${left} ${left === 1 ? "second" : "seconds"} left for your turn`);
+    if (whose && !said && left > 0 && left <= SHORT_SECONDS) {
+      setSaid(`${left} ${left === 1 ? "second" : "seconds"} left for ${whose}`);
     }
-  }, [mine, left, said]);
-  return mine ? said : "";
+  }, [whose, left, said]);
+  return whose ? said : "";
 }

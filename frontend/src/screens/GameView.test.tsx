@@ -187,6 +187,14 @@ describe("GameView, at the table", () => {
     expect(screen.getByTestId("turn-clock").closest(".table-head")).toContainElement(screen.getByTestId("turn"));
   });
 
+  it("tells the clock of a hot-seat player's turn to them, and of another's by name", () => {
+    const clockOn = (seatNo: number) => ({ seat: seatNo, endsAt: Date.now() + 12_000, away: false });
+    const { rerender } = render(table("tic-tac-toe", ticTacToe(0, empty), { mySeats: [0, 2], clock: clockOn(2) }));
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent("0:12 left for your turn, Linus");
+    rerender(table("tic-tac-toe", ticTacToe(0, empty), { mySeats: [0, 2], clock: clockOn(1) }));
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent("0:12 left for Grace’s turn");
+  });
+
   describe("a player a bot plays for", () => {
     const awayClock = { seat: 0, endsAt: Date.now() + 3_000, away: true };
 

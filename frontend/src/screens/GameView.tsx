@@ -141,8 +141,9 @@ function useCurtain(hotSeat: boolean, seat: number | null, state: GameState | un
  * plays for this screen's player, their way back (`onBack`): the bar stays in view wherever the
  * table is scrolled, the note under it may not. A refused move (`children`) hangs under it, in view
  * with it. */
-function TableHead({ status, hideHand, clock, clockName, lineRef, onBack, offline, children }: {
+function TableHead({ status, hideHand, clock, clockName, clockHere, lineRef, onBack, offline, children }: {
   status: { text: string; mine: boolean }; hideHand: boolean; clock: SeatClock | null; clockName: string | null;
+  clockHere: boolean;
   lineRef: RefObject<HTMLDivElement | null>; onBack: (() => void) | null; offline: boolean; children?: ReactNode;
 }): ReactElement {
   return (
@@ -151,7 +152,7 @@ function TableHead({ status, hideHand, clock, clockName, lineRef, onBack, offlin
         aria-live="polite" data-testid="turn" ref={lineRef} tabIndex={-1}>
         {status.text}
       </div>
-      {clock && <TurnClockLine clock={clock} name={clockName} />}
+      {clock && <TurnClockLine clock={clock} name={clockName} here={clockHere} />}
       {onBack && (
         <button type="button" className="btn btn-small" disabled={offline} onClick={onBack}>I’m back</button>
       )}
@@ -301,7 +302,7 @@ export function GameView(props: GameViewProps): ReactElement {
         <TableTitle room={room} />
         <TableHead status={status} hideHand={hideHand} clock={running} lineRef={turnLine}
           onBack={awayHere ? () => act("back") : null} offline={offline}
-          clockName={clockName}>
+          clockName={clockName} clockHere={running !== null && mySeats.includes(running.seat)}>
           {chatBadge}
           {refused.refusal && <RefusalToast key={refused.refusal.id} refusal={refused.refusal} onDismiss={refused.dismiss} />}
         </TableHead>
