@@ -238,7 +238,7 @@ def _room_row(room: Room, fields: tuple, now: int) -> dict:
     return {"id": room.id, "code": room.code, "game": room.game.slug, "public": room.public,
             "status": room.status, "round": room.round, "created": room.created, "updated": now,
             "turn_seconds": room.turn_seconds, "turn_deadline": room.turn_deadline,
-            "removed": fields[8]}
+            "removed": fields[8], "left_out": fields[9]}
 
 
 def _plan_lease(writes: Writes, room: Room, saved: Saved | None, leases: Leasing) -> None:

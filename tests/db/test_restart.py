@@ -26,9 +26,9 @@ TABLES = [("tic-tac-toe", 2), ("nine-locks", 3), ("poker99", 3), ("slapjack", 2)
           ("crazy-eights", 3)]
 
 
-def start_server(db_url: str) -> Server:
+def start_server(db_url: str, **settings) -> Server:
     return Server(**{**FAST, "HOST_GRACE_SECONDS": GRACE, "PLAYER_GRACE_SECONDS": GRACE,
-                     "DATABASE_URL": db_url})
+                     "DATABASE_URL": db_url, **settings})
 
 
 def kill(server: Server) -> None:
@@ -190,6 +190,38 @@ def test_a_game_that_does_not_replay_leaves_its_room_in_the_lobby(db_url):
     finally:
         output = server.stop()
     assert "its game does not replay (InvalidMove: " in output, output
+    assert "Traceback" not in output, output
+
+
+def test_a_player_the_rematch_left_out_is_still_told_why_after_a_restart(db_url):
+    """A rematch started while a player's connection was lost: back after a restart, they
+    read why they only watch this game, not the plain spectator's note."""
+    server = start_server(db_url, AWAY_PAUSE_SECONDS=0.01)  # the bot plays the gone seat
+    try:
+        host, guest = Player(server.url).connect(), Player(server.url).connect()
+        room = create_room(server.url, host.token, "crazy-eights")
+        host.ok("join", {"room": room["code"]})
+        host.ok("add_bot", {"level": "easy"})
+        start_game(room, host, [guest])
+        guest.drop()
+        host.wait_for(lambda: host.last("room")["seats"][2]["away"], GRACE + TIMEOUT)
+        play_out([host], seed=6)
+        host.ok("rematch")
+        host.wait_for(lambda: host.last("room")["round"] == 2)
+    finally:
+        kill(server)
+    host.drop()
+    server = start_server(db_url)
+    try:
+        back = Player(server.url, guest.session).connect()
+        ack = back.ok("join", {"room": room["code"]})
+        assert (ack["my_seats"], ack["left_game"], ack["left_out"]) == ([], True, True)
+        host = Player(server.url, host.session).connect()
+        assert host.ok("join", {"room": room["code"]})["left_out"] is False
+        back.drop()
+        host.drop()
+    finally:
+        output = server.stop()
     assert "Traceback" not in output, output
 
 
