@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             room = rest.create_room(token, args.create.strip().lower(), name, bool(args.public))
             code = str(room.get("code") or "")
     except _NoRoom as exc:
-        print(f"Cannot join room {clean(code, 12)}: {lower_first(str(exc))}", file=sys.stderr)
+        print(exc, file=sys.stderr)
         return 1
     except ServerError as exc:
         print(_start_problem(exc, games), file=sys.stderr)
@@ -539,7 +539,7 @@ class App:
 
 
 class _NoRoom(Exception):
-    """There is no room with the code given to --join."""
+    """There is no room with the code given to --join: what to print."""
 
 
 def _check_room(rest: Rest, code: str) -> None:
@@ -548,9 +548,13 @@ def _check_room(rest: Rest, code: str) -> None:
     try:
         rest.room(code)
     except ServerError as exc:
-        if exc.code == "not_found":  # said here: a code with a slash reaches no room's URL
-            raise _NoRoom(f"There is no room '{clean(code, 12)}'") from None
-        raise
+        if exc.code != "not_found":
+            raise
+        if exc.message.startswith(f"Room {code.upper()} has closed: "):  # and why: say it
+            raise _NoRoom(clean(exc.message)) from None
+        # said here otherwise: a code with a slash reaches no room's URL
+        shown = clean(code, 12)
+        raise _NoRoom(f"Cannot join room {shown}: there is no room '{shown}'") from None
 
 
 def games_by_slug(games: dict) -> dict[str, dict]:
