@@ -15,7 +15,7 @@ import orjson
 from flask import Blueprint, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from shared_rules import replay_document
+from shared_rules import GAMES, replay_document
 
 from .errors import LoungeError
 from .store import HistoryStore
@@ -104,6 +104,9 @@ def get_match(match_id: str) -> ResponseReturnValue:
         stored = store.finished_match(match_id)
         if stored is None:
             return None
+        if stored["game"] not in GAMES:  # an update removed or renamed its game
+            raise LoungeError("not_found", f"This was a game of {stored['game']}, which the "
+                                           "lounge no longer offers: it cannot be watched again")
         # a long game's replay takes a while: on a native thread, the event loop serves on
         return ctx.service.bots.offload(_replay_bytes, stored)
 

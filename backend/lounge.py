@@ -37,8 +37,8 @@ class Lounge:
 
     def _free_code(self) -> str:
         for _ in range(100):
-            code = new_code()
-            if self.store.by_code(code) is None:
+            code = new_code()  # a closed room's code with a note keeps saying why it closed
+            if self.store.by_code(code) is None and self.store.closed_note(code) is None:
                 return code
         raise LoungeError("internal", "No free room code: try again")
 
@@ -46,7 +46,8 @@ class Lounge:
         """A room by its id or its code (any case); not_found otherwise."""
         room = self.store.get(key) if len(key) > CODE_LENGTH else self.store.by_code(key)
         if room is None or room.closed:
-            raise LoungeError("not_found", f"{NO_ROOM} {key!r}")
+            note = self.store.closed_note(key) if len(key) <= CODE_LENGTH else None
+            raise LoungeError("not_found", note or f"{NO_ROOM} {key!r}")
         return room
 
     def public_rooms(self, waiting: bool = True, limit: int = 100) -> list[Room]:

@@ -43,6 +43,11 @@ class RoomStore(Protocol):
 
     def chat_history(self, room_id: str) -> list[dict]: ...
 
+    def closed_note(self, code: str) -> str | None:
+        """Why the room that had this code closed, when the players must be told more than
+        that there is no such room (None otherwise)."""
+        ...
+
 
 @runtime_checkable
 class HistoryStore(RoomStore, Protocol):
@@ -67,6 +72,7 @@ class MemoryRoomStore:
         self._rooms: dict[str, Room] = {}
         self._codes: dict[str, str] = {}
         self._chat: dict[str, deque[dict]] = {}
+        self._notes: dict[str, str] = {}  # code -> why its room closed
         self._history = history
 
     def get(self, room_id: str) -> Room | None:
@@ -114,6 +120,14 @@ class MemoryRoomStore:
     def chat_history(self, room_id: str) -> list[dict]:
         """A room's last messages, oldest first."""
         return list(self._chat.get(room_id, ()))
+
+    def note_closed(self, code: str, why: str) -> None:
+        """Remember why the room with this code closed, for as long as the process runs."""
+        self._notes[code.upper()] = why
+
+    def closed_note(self, code: str) -> str | None:
+        """Why the room that had this code closed, if it was noted."""
+        return self._notes.get(code.upper())
 
 
 def _saved() -> None:

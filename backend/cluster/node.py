@@ -172,8 +172,10 @@ class ClusterNode:
         rooms = self.store.load(self.service.lounge.hard_seconds, ids=list(claimed))
         self.epochs.update({room.id: claimed[room.id] for room in rooms})  # held once loaded
         missing = set(claimed) - {room.id for room in rooms}
-        if missing:
+        if missing:  # closed meanwhile, or at the load (its game is no longer offered)
             self.leases.drop_orphans(list(missing))
+            for room_id in missing:
+                self.notifier.directory.remove(room_id)
         return rooms
 
     def _pass_on(self, given: dict[str, int]) -> None:

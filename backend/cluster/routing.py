@@ -102,7 +102,7 @@ class ClusterRouter(Router):
         """A room's room object, from the directory, by code or id."""
         summary = self.directory.get(self.resolve(key))
         if summary is None:
-            raise LoungeError("not_found", f"{NO_ROOM} {key!r}")
+            raise self._no_room(key)
         return summary
 
     def public_rooms(self, waiting: bool = True) -> list[dict]:
@@ -116,8 +116,13 @@ class ClusterRouter(Router):
         """The id of the open room with this code (or id); not_found otherwise."""
         room_id = self._lookup(key)
         if room_id is None:
-            raise LoungeError("not_found", f"{NO_ROOM} {key!r}")
+            raise self._no_room(key)
         return room_id
+
+    def _no_room(self, key: str) -> LoungeError:
+        """not_found for a code or id, saying why if this process closed the room and knows."""
+        note = self.service.store.closed_note(key) if len(key) <= CODE_LENGTH else None
+        return LoungeError("not_found", note or f"{NO_ROOM} {key!r}")
 
     def _lookup(self, key: str) -> str | None:
         try:

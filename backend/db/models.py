@@ -40,6 +40,7 @@ class RoomRow(Base):
     turn_seconds: Mapped[int] = mapped_column(Integer, default=0)  # 0: no turn timer
     turn_deadline: Mapped[int | None] = mapped_column(BigInteger)  # the turn being played
     removed: Mapped[str] = mapped_column(Text, default="{}")  # JSON: user id -> name
+    left_out: Mapped[str] = mapped_column(Text, default="[]")  # JSON: user ids (Room.left_out)
 
 
 class SeatRow(Base):

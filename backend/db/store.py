@@ -14,17 +14,22 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
+from shared_rules import GAMES
+
 from ..errors import LoungeError
-from ..rooms import Room, now_ms
+from ..rooms import PLAYING, Room, now_ms
 from ..store import CHAT_HISTORY, MemoryRoomStore
 from . import queries
-from .queries import Writes
+from .queries import StoredRoom, Writes
 from .records import Saved, dumps, new_match_id, players_of, rebuild, room_fields, seat_records
 from .worker import DbWorker, LocalDbWorker
 
 log = logging.getLogger(__name__)
 ACTIVITY_STEP_MS = 60_000  # a room's last-activity time is rewritten at most once a minute
 SAVE_FAILED = "The lounge could not save that just now: try again"
+#: What a player reads who comes back to a room closed because its game was withdrawn.
+GAME_WITHDRAWN = ("Room {code} has closed: its game ({game}) is no longer offered here. "
+                  "The host can open a new room with another game.")
 FENCED = "lounge_fenced"  # the error of a save whose lease epoch is no longer the room's
 
 
@@ -65,6 +70,9 @@ class SqlRoomStore:
 
     def chat_history(self, room_id: str) -> list[dict]:
         return self.memory.chat_history(room_id)
+
+    def closed_note(self, code: str) -> str | None:
+        return self.memory.closed_note(code)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -146,6 +154,9 @@ class SqlRoomStore:
         replayed; the rooms."""
         loaded = []
         for stored in self.worker.run(partial(queries.read_rooms, ids)):
+            if stored.row.game not in GAMES:
+                self._close_withdrawn(stored)
+                continue
             try:
                 room = rebuild(stored, hard_seconds)
             except Exception:
@@ -158,6 +169,23 @@ class SqlRoomStore:
                 self.memory.append_chat(room.id, message)
             loaded.append(room)
         return loaded
+
+    def _close_withdrawn(self, stored: StoredRoom) -> None:
+        """A room whose game this lounge no longer offers (an update removed or renamed it):
+        closed as any room is, so that its code and its host are free again and a game cut
+        short stays in its history as abandoned; whoever comes back to its code is told why."""
+        row, match = stored.row, stored.match
+        abandon = None
+        if row.status == PLAYING and match is not None and match.finished is None:
+            abandon = {"match": match.id, "moves": len(stored.moves), "finished": now_ms()}
+        try:
+            self.worker.run(partial(queries.delete_room, row.id, None, abandon=abandon))
+        except Exception:  # it stays in the database: closed at the next start
+            log.exception("closing room %s, whose game %r is no longer offered, failed",
+                          row.code, row.game)
+            return
+        log.warning("room %s closed: its game %r is no longer offered", row.code, row.game)
+        self.memory.note_closed(row.code, GAME_WITHDRAWN.format(code=row.code, game=row.game))
 
     def forget(self, room_id: str) -> Room | None:
         """Drop a room from memory, the database untouched (in cluster mode: a room this
@@ -238,7 +266,7 @@ def _room_row(room: Room, fields: tuple, now: int) -> dict:
     return {"id": room.id, "code": room.code, "game": room.game.slug, "public": room.public,
             "status": room.status, "round": room.round, "created": room.created, "updated": now,
             "turn_seconds": room.turn_seconds, "turn_deadline": room.turn_deadline,
-            "removed": fields[8]}
+            "removed": fields[8], "left_out": fields[9]}
 
 
 def _plan_lease(writes: Writes, room: Room, saved: Saved | None, leases: Leasing) -> None:

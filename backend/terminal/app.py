@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             room = rest.create_room(token, args.create.strip().lower(), name, bool(args.public))
             code = str(room.get("code") or "")
     except _NoRoom as exc:
-        print(f"Cannot join room {clean(code, 12)}: {lower_first(str(exc))}", file=sys.stderr)
+        print(exc, file=sys.stderr)
         return 1
     except ServerError as exc:
         print(_start_problem(exc, games), file=sys.stderr)
@@ -321,14 +321,15 @@ class App:
         """A first join refused ends the client; a rejoin refused with "try again" goes again
         (in a cluster, the room may be moving to another process)."""
         if not self.joined:
-            self._finish(1, f"Cannot join room {clean(self.code, 12)}: {lower_first(message)}")
+            self._finish(1, _refusal(f"Cannot join room {clean(self.code, 12)}", self.code,
+                                     message))
         elif self.rejoin_since is None:
             return  # the answer to a join sent twice, the other answered ok: we are in
         elif code in TRY_AGAIN:
             self.join_sent_at, self.join_due = None, time.monotonic() + REJOIN_PAUSE
         else:
-            self._finish(1, f"Cannot get back into room {clean(self.code.upper(), 12)}: "
-                            f"{lower_first(message)}")
+            self._finish(1, _refusal(f"Cannot get back into room {clean(self.code.upper(), 12)}",
+                                     self.code, message))
 
     def _not_in_room(self) -> None:
         """The server has lost this connection's place in the room (e.g. another process of a
@@ -538,8 +539,20 @@ class App:
             pass  # the terminal went away; the loop ends on the next read
 
 
+def closed_with_reason(code: str, message: str) -> bool:
+    """Whether the server's refusal says why the room with this code closed (docs/protocol.md:
+    "Room K7MPQ2 has closed: ..."): a sentence that says it all."""
+    return message.startswith(f"Room {code.strip().upper()} has closed: ")
+
+
+def _refusal(start: str, code: str, message: str) -> str:
+    """Why a join was refused, after ``start`` ("Cannot join room K7MPQ2"), unless the server's
+    sentence says it all."""
+    return message if closed_with_reason(code, message) else f"{start}: {lower_first(message)}"
+
+
 class _NoRoom(Exception):
-    """There is no room with the code given to --join."""
+    """There is no room with the code given to --join: what to print."""
 
 
 def _check_room(rest: Rest, code: str) -> None:
@@ -548,9 +561,13 @@ def _check_room(rest: Rest, code: str) -> None:
     try:
         rest.room(code)
     except ServerError as exc:
-        if exc.code == "not_found":  # said here: a code with a slash reaches no room's URL
-            raise _NoRoom(f"There is no room '{clean(code, 12)}'") from None
-        raise
+        if exc.code != "not_found":
+            raise
+        if closed_with_reason(code, exc.message):
+            raise _NoRoom(clean(exc.message)) from None
+        # said here otherwise: a code with a slash reaches no room's URL
+        shown = clean(code, 12)
+        raise _NoRoom(f"Cannot join room {shown}: there is no room '{shown}'") from None
 
 
 def games_by_slug(games: dict) -> dict[str, dict]:

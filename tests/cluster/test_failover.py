@@ -10,8 +10,10 @@ import signal
 import time
 
 import pytest
+import requests
 
-from tests.server.harness import start_game
+from backend.db.store import GAME_WITHDRAWN
+from tests.server.harness import TIMEOUT, start_game
 
 from .nodes import (
     assert_kept,
@@ -153,3 +155,28 @@ def test_a_removed_player_still_only_watches_after_a_takeover(cluster_of):
     answer = again.ok("join", {"room": room["code"], "name": "Mallory"})
     assert answer["spectator"] and answer["my_seats"] == []
     assert [r["name"] for r in answer["room"]["removed"]] == ["Mallory"]
+
+
+def test_a_room_whose_game_is_withdrawn_is_closed_by_the_process_taking_it_over(cluster_of):
+    """A rolling update removed the room's game: the process that takes the room over closes
+    it for good (no lease left to claim again and again), takes it off the public list, and
+    says why at its code."""
+    cluster = cluster_of(2)
+    host = connect(cluster.url(0))
+    room = requests.post(f"{cluster.url(0)}/api/rooms",
+                         json={"game": "tic-tac-toe", "name": "Host", "public": True},
+                         headers={"Authorization": f"Bearer {host.token}"},
+                         timeout=TIMEOUT).json()
+    host.ok("join", {"room": room["code"]})
+    listed = f"{cluster.url(1)}/api/rooms"
+    assert [r["code"] for r in requests.get(listed, timeout=TIMEOUT).json()["rooms"]] == [
+        room["code"]]
+    cluster.schema.query("UPDATE rooms SET game = 'pirate-poker' RETURNING id")
+    cluster.kill(0)
+    assert wait_until(lambda: cluster.owner(room["id"]) == ("", -1), 10)
+    assert cluster.schema.query("SELECT count(*) AS n FROM rooms")[0].n == 0
+    assert wait_until(lambda: requests.get(listed, timeout=TIMEOUT).json()["rooms"] == [], 5)
+    answer = requests.get(f"{cluster.url(1)}/api/rooms/{room['code']}", timeout=TIMEOUT)
+    assert answer.status_code == 404
+    assert answer.json()["error"]["message"] == GAME_WITHDRAWN.format(code=room["code"],
+                                                                      game="pirate-poker")

@@ -4,6 +4,8 @@ database, and check that nothing anyone was told about is lost."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import threading
 import time
 
@@ -26,9 +28,9 @@ TABLES = [("tic-tac-toe", 2), ("nine-locks", 3), ("poker99", 3), ("slapjack", 2)
           ("crazy-eights", 3)]
 
 
-def start_server(db_url: str) -> Server:
+def start_server(db_url: str, **settings) -> Server:
     return Server(**{**FAST, "HOST_GRACE_SECONDS": GRACE, "PLAYER_GRACE_SECONDS": GRACE,
-                     "DATABASE_URL": db_url})
+                     "DATABASE_URL": db_url, **settings})
 
 
 def kill(server: Server) -> None:
@@ -190,6 +192,80 @@ def test_a_game_that_does_not_replay_leaves_its_room_in_the_lobby(db_url):
     finally:
         output = server.stop()
     assert "its game does not replay (InvalidMove: " in output, output
+    assert "Traceback" not in output, output
+
+
+def test_a_player_the_rematch_left_out_is_still_told_why_after_a_restart(db_url):
+    """A rematch started while a player's connection was lost: back after a restart, they
+    read why they only watch this game, not the plain spectator's note."""
+    server = start_server(db_url, AWAY_PAUSE_SECONDS=0.01)  # the bot plays the gone seat
+    try:
+        host, guest = Player(server.url).connect(), Player(server.url).connect()
+        room = create_room(server.url, host.token, "crazy-eights")
+        host.ok("join", {"room": room["code"]})
+        host.ok("add_bot", {"level": "easy"})
+        start_game(room, host, [guest])
+        guest.drop()
+        host.wait_for(lambda: host.last("room")["seats"][2]["away"], GRACE + TIMEOUT)
+        play_out([host], seed=6)
+        host.ok("rematch")
+        host.wait_for(lambda: host.last("room")["round"] == 2)
+    finally:
+        kill(server)
+    host.drop()
+    server = start_server(db_url)
+    try:
+        back = Player(server.url, guest.session).connect()
+        ack = back.ok("join", {"room": room["code"]})
+        assert (ack["my_seats"], ack["left_game"], ack["left_out"]) == ([], True, True)
+        host = Player(server.url, host.session).connect()
+        assert host.ok("join", {"room": room["code"]})["left_out"] is False
+        back.drop()
+        host.drop()
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output, output
+
+
+def test_a_room_whose_game_is_no_longer_offered_closes_and_says_why(db_url):
+    """An update removed (or renamed) the game of a room being played: at the restart the room
+    is closed, its players following the old code are told why, its host may open another
+    room, and the game cut short stays in the history as abandoned."""
+    server = start_server(db_url)
+    try:
+        room, players = open_table(server.url, "tic-tac-toe", 2)
+        play_some(players, 3, random.Random(2))
+    finally:
+        kill(server)
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE rooms SET game = 'pirate-poker'"))
+        conn.execute(text("UPDATE matches SET game = 'pirate-poker'"))
+    engine.dispose()
+    server = start_server(db_url)
+    why = (f"Room {room['code']} has closed: its game (pirate-poker) is no longer offered "
+           "here. The host can open a new room with another game.")
+    try:
+        looked_up = requests.get(f"{server.url}/api/rooms/{room['code']}", timeout=TIMEOUT)
+        assert looked_up.status_code == 404 and looked_up.json()["error"]["message"] == why
+        guest = Player(server.url, players[1].session).connect()
+        assert guest.call("join", {"room": room["code"]})["error"] == {
+            "code": "not_found", "message": why}
+        history = requests.get(f"{server.url}/api/matches", params={"room": room["id"]},
+                               timeout=TIMEOUT).json()["matches"]
+        assert [(m["result"], m["moves"]) for m in history] == [({"abandoned": True}, 3)]
+        replay = requests.get(f"{server.url}/api/matches/{history[0]['id']}", timeout=TIMEOUT)
+        assert replay.status_code == 404 and "no longer offers" in replay.text
+        terminal = subprocess.run(
+            [sys.executable, "-m", "backend.terminal", "--server", server.url, "--join",
+             room["code"].lower(), "--name", "Eve"], capture_output=True, text=True, timeout=30)
+        assert (terminal.returncode, terminal.stderr) == (1, why + "\n")
+        again = create_room(server.url, players[0].token, "tic-tac-toe")
+        assert again["id"] == room["id"]
+        guest.drop()
+    finally:
+        output = server.stop()
+    assert f"room {room['code']} closed: its game 'pirate-poker' is no longer offered" in output
     assert "Traceback" not in output, output
 
 

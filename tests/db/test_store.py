@@ -139,10 +139,41 @@ def test_a_failed_write_puts_the_room_back_as_saved(db_url):
                           "VALUES (:m, 1, 0, 'place', '[8]')"), {"m": match_id})
     with room.lock:
         room.apply_seat(0, "place", [4])
+        room.left_out = {new_user()}
         with pytest.raises(LoungeError) as caught:
             store.save(room)
     assert caught.value.code == "internal"
     assert room.match is saved_match and room.match.version == 0
+    assert room.left_out == set()
+
+
+def test_a_room_whose_game_is_no_longer_offered_is_closed_at_load(db_url, caplog):
+    """An update removed or renamed the game of a stored room: the room is closed as any
+    room is (its host may open another, its game cut short is kept as abandoned), and its
+    code says why it closed."""
+    store = open_sql_store(db_url)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    with room.lock:
+        play(room, store, 3)
+    with store.worker.engine.begin() as conn:
+        conn.execute(text("UPDATE rooms SET game = 'pirate-poker'"))
+        conn.execute(text("UPDATE matches SET game = 'pirate-poker'"))
+    store = open_sql_store(db_url)
+    assert store.load() == []
+    assert f"room {room.code} closed: its game 'pirate-poker' is no longer offered" in caplog.text
+    with store.worker.engine.connect() as conn:
+        assert {k: v for k, v in count_rows(conn).items() if k != "users"} == {
+            "rooms": 0, "seats": 0, "matches": 1, "match_moves": 3, "chat_messages": 0}
+    assert [(m["result"], m["moves"]) for m in store.finished_matches(room.id)] == [
+        ({"abandoned": True}, 3)]
+    lounge = Lounge(store)
+    with pytest.raises(LoungeError) as caught:
+        lounge.find(room.code.lower())
+    assert caught.value.code == "not_found"
+    assert caught.value.message == (f"Room {room.code} has closed: its game (pirate-poker) is "
+                                    "no longer offered here. The host can open a new room with "
+                                    "another game.")
+    assert lounge.create_room(room.host, "tic-tac-toe", "Host", public=False).id == room.id
 
 
 def test_two_moves_at_once_for_one_room_apply_once(db_url):
@@ -260,7 +291,7 @@ def test_purge_removes_old_games_and_users_with_no_seat(db_url):
 def test_migrations_go_down_and_up_again(db_url):
     engine = make_engine(db_url)
     upgrade(engine)
-    assert current_revision(engine) == head_revision(engine) == "0006"
+    assert current_revision(engine) == head_revision(engine) == "0007"
     downgrade(engine, "base")
     assert current_revision(engine) is None
     upgrade(engine)
@@ -285,7 +316,7 @@ def test_a_migration_cut_short_leaves_the_schema_as_it_was(db_url):
     with engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE match_moves DROP COLUMN actor")
     upgrade(engine)
-    assert current_revision(engine) == "0006"
+    assert current_revision(engine) == "0007"
 
 
 def test_moves_saved_before_the_table_lost_its_rowid_are_kept(sqlite_url):

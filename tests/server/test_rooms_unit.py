@@ -46,6 +46,18 @@ def test_codes_use_the_alphabet_without_look_alikes_and_find_any_case():
     assert code_of(err) == "not_found"
 
 
+def test_a_closed_rooms_note_answers_its_code_which_no_new_room_takes(monkeypatch):
+    store = MemoryRoomStore()
+    store.note_closed("K7QX2M", "Room K7QX2M has closed: its game is gone.")
+    lounge = Lounge(store)
+    with pytest.raises(LoungeError) as err:
+        lounge.find("k7qx2m")
+    assert err.value.message == "Room K7QX2M has closed: its game is gone."
+    drawn = iter(["K7QX2M", "ABCDEF"])
+    monkeypatch.setattr("backend.lounge.new_code", lambda: next(drawn))
+    assert lounge.create_room(HOST, "tic-tac-toe", "Ada", public=True).code == "ABCDEF"
+
+
 def test_a_guest_gets_a_seat_then_the_full_room_makes_spectators():
     _, room = lounge_with_room()
     assert room.attach("c1", GUEST, "Linus", False) == {"seats": [1], "spectator": False}

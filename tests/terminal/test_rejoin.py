@@ -95,6 +95,13 @@ def test_a_rejoin_refused_try_again_goes_again_and_another_refusal_ends_the_clie
     assert app.farewell == "Cannot get back into room K7MPQ2: there is no room 'K7MPQ2'"
 
 
+def test_a_rejoin_refused_for_a_closed_rooms_reason_says_only_that():
+    model, app, link = reconnected()
+    why = "Room K7MPQ2 has closed: its game (pirate-poker) is no longer offered here."
+    app.on_ack("join", refusal("not_found", why))
+    assert (app.exit_code, app.farewell) == (1, why)
+
+
 def test_a_first_join_refused_still_ends_the_client():
     model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
     app, link = app_for(model)

@@ -10,13 +10,15 @@ import { RoomLine, RoomPage } from "./RoomPage";
 
 // The server as the page sees it: the room's summary (REST) and the live room (useRoom, whose
 // calls say whether the page joined: its last argument).
-const server = vi.hoisted(() => ({ room: null as Room | null, live: null as Partial<RoomModel> | null }));
+const server = vi.hoisted(() => ({
+  room: null as Room | null, live: null as Partial<RoomModel> | null, missing: "There is no room 'K7MPQ2'",
+}));
 vi.mock("../lib/api", async (original) => {
   const api = await original<typeof import("../lib/api")>();
   return {
     ...api,
     fetchRoom: async () => {
-      if (!server.room) throw new api.ApiError("not_found", "No such room", 404);
+      if (!server.room) throw new api.ApiError("not_found", server.missing, 404);
       return server.room;
     },
   };
@@ -47,6 +49,7 @@ beforeEach(() => {
   sessionStorage.setItem("lounge.token", "t1");
   sessionStorage.setItem("lounge.user_id", "u1");
   server.live = null;
+  server.missing = "There is no room 'K7MPQ2'";
   useRoom.mockClear();
 });
 afterEach(() => {
@@ -165,6 +168,17 @@ describe("RoomPage, watching and closed", () => {
     await waitFor(() => expect(joining()).toBe(true));
     expect(useRoom.mock.calls.at(-1)?.slice(2, 4)).toEqual(["", true]);
     expect(screen.queryByTestId("join-name")).toBeNull();
+  });
+
+  it("says why the room closed when the server does, without its games (they cannot be watched)", async () => {
+    rememberRoom({ code: "K7MPQ2", id: "u0", title: "Pirate Poker" });
+    server.room = null;
+    server.missing = "Room K7MPQ2 has closed: its game (pirate-poker) is no longer offered here. "
+      + "The host can open a new room with another game.";
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    expect(await screen.findByRole("heading", { name: "This room has closed" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("its game (pirate-poker) is no longer offered here");
+    expect(screen.queryByRole("link", { name: "See its games" })).toBeNull();
   });
 
   it("leads from a room that closed to all its games, not only the finished ones", async () => {

@@ -28,14 +28,18 @@ const CLOSED_REASONS: Record<string, string> = {
 };
 
 /** What the invite link's room is, looked up before asking for a name: the room, `missing`
- * (no open room has the code), or null while unknown (asking, or the lookup failed: the join
- * then says what is wrong). */
-type Lookup = Room | "missing" | null;
+ * (no open room has the code: the server's sentence), or null while unknown (asking, or the
+ * lookup failed: the join then says what is wrong). */
+type Lookup = Room | { missing: string } | null;
 
 function useLookup(code: string, ask: boolean): Lookup {
   const lookup = () => (ask ? fetchRoom(code) : Promise.resolve(null))
-    .catch((e: ApiError): Lookup => (e.code === "not_found" ? "missing" : null));
+    .catch((e: ApiError): Lookup => (e.code === "not_found" ? { missing: e.message } : null));
   return useLoad<Lookup>(lookup, ask ? code : "").data;
+}
+
+function isMissing(lookup: Lookup): lookup is { missing: string } {
+  return lookup !== null && "missing" in lookup;
 }
 
 /** One line on the room an invite leads to: its game, who hosts it, its seats (`flush`: without
@@ -196,8 +200,13 @@ function Problem({ title, text, roomId, since, retry }: {
   );
 }
 
-/** No open room has the code: closed (if this browser was in it), or never there. */
-function NoRoom({ code }: { code: string }): ReactElement {
+/** No open room has the code: closed (if this browser was in it), or never there. The server's
+ * `message` is shown when it says why the room closed ("Room K7MPQ2 has closed: its game ...",
+ * see docs/protocol.md); its games are not offered then, as they can no longer be watched. */
+function NoRoom({ code, message }: { code: string; message: string }): ReactElement {
+  if (message.startsWith(`Room ${code.toUpperCase()} has closed: `)) {
+    return <Problem title="This room has closed" text={message} />;
+  }
   const known = knownRoom(code);
   if (known) {
     return <Problem title="This room has closed" roomId={known.id} since={known.created}
@@ -346,7 +355,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   const refusal = model.fatal?.code === "rate_limited" ? model.fatal.message : null;
   const failed = model.fatal !== null && model.fatal.code !== "unauthorized" && refusal === null;
   const gone = model.closed !== null || failed;
-  const roomGone = model.closed !== null || model.fatal?.code === "not_found" || lookup === "missing";
+  const roomGone = model.closed !== null || model.fatal?.code === "not_found" || isMissing(lookup);
   useHeldSeat(code, identity, model.status === "online" ? model.mySeats.length > 0 : null, roomGone);
   useEffect(() => {
     if (hidden && (gone || !entry || leftHere)) onGone?.();
@@ -378,7 +387,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
       text={`A room code has 6 letters and digits, like K7MPQ2: ${code} is not one. Check the invite link.`} />;
   }
   if (!entry || leftHere || askFirst) {
-    if (lookup === "missing") return <NoRoom code={code} />;
+    if (isMissing(lookup)) return <NoRoom code={code} message={lookup.missing} />;
     if (leftHere) {
       const joinAgain = () => {
         forgetLeft(code);
@@ -398,7 +407,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
       roomId={model.room?.id} since={model.room?.created} />;
   }
   if (model.fatal && failed) {
-    if (model.fatal.code === "not_found") return <NoRoom code={code} />;
+    if (model.fatal.code === "not_found") return <NoRoom code={code} message={model.fatal.message} />;
     return <Problem title="Cannot join this room" text={model.fatal.message} retry={() => window.location.reload()} />;
   }
 
