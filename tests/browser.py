@@ -19,6 +19,11 @@ CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
 ]
+# Every test's browser context asks for reduced motion: nothing on the page then moves or pulses
+# forever (a pulsing glow repaints every frame, about a tenth of a core per page in headless
+# Chromium), and no button slides under a click. tests/e2e/test_nine_locks.py plays one game
+# with motion, as most players see it.
+REDUCED_MOTION = {"reduced_motion": "reduce"}
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import REDUCED_MOTION
 from tests.live_server import Server
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -55,9 +56,11 @@ def open_tab(browser: sync_api.Browser, server_url: str) -> Iterator[Callable[..
     errors: list[str] = []
 
     def make(
-        path: str = "/", viewport: dict | None = None, name: str | None = None
+        path: str = "/", viewport: dict | None = None, name: str | None = None,
+        motion: str = REDUCED_MOTION["reduced_motion"],
     ) -> sync_api.Page:
-        context = browser.new_context(viewport=viewport or DESKTOP, base_url=server_url)
+        context = browser.new_context(viewport=viewport or DESKTOP, base_url=server_url,
+                                      reduced_motion=motion)
         context.set_default_timeout(10_000)
         contexts.append(context)
         if name:

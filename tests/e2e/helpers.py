@@ -8,6 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import REDUCED_MOTION
+
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 CODE = re.compile(r"/r/([A-Z0-9]{6})$")
 
@@ -163,7 +165,8 @@ def ready_and_start(host: Page, guest: Page) -> None:
 def two_tabs(browser: Browser, base_url: str, viewport: dict) -> tuple[list, Page, Page]:
     """Two players' browsers on the lounge at ``base_url``: (contexts, first, second), each
     page on the home page with a 10 s default timeout."""
-    contexts = [browser.new_context(viewport=viewport, base_url=base_url) for _ in range(2)]
+    contexts = [browser.new_context(viewport=viewport, base_url=base_url, **REDUCED_MOTION)
+                for _ in range(2)]
     pages = [context.new_page() for context in contexts]
     for page in pages:
         page.set_default_timeout(10_000)

@@ -29,6 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from backend.balancer import COOKIE, HEADER, haproxy_path
 from tests.balancer import Balanced
+from tests.browser import REDUCED_MOTION
 from tests.cluster.nodes import REDIS, behind_balancer, wait_until
 
 from .conftest import DESKTOP, DIST
@@ -98,7 +99,7 @@ def cluster_as_shipped() -> Iterator[Balanced]:
 def tab(browser: Browser, front: str, backend: str, contexts: list[BrowserContext],
         errors: list[str]) -> Page:
     """A browser context (its own player) that HAProxy's sticky cookie places on ``backend``."""
-    context = browser.new_context(viewport=DESKTOP, base_url=front)
+    context = browser.new_context(viewport=DESKTOP, base_url=front, **REDUCED_MOTION)
     context.set_default_timeout(WAIT_MS)
     context.add_cookies([{"name": COOKIE, "value": backend, "url": front}])
     context.add_init_script(COUNT_LOSSES_JS)

@@ -19,12 +19,13 @@ from .helpers import (
 
 
 def test_three_players_host_join_chat_and_play_to_a_result(open_tab, shots):
-    ada = open_tab("/")
+    ada = open_tab("/", motion="no-preference")  # one game as most players see it: animated
     expect(ada.get_by_role("heading", name="Pull up a chair.")).to_be_visible()
     shot(ada, shots, "home")
     code = host_room(ada, "Ada", "Nine Locks")
 
-    grace, linus = open_tab("/"), open_tab("/", viewport=PHONE_VIEWPORT)
+    grace = open_tab("/", motion="no-preference")
+    linus = open_tab("/", viewport=PHONE_VIEWPORT, motion="no-preference")
     expect(grace.get_by_text(code)).to_be_visible()  # listed among the open tables
     join_by_code(grace, "Grace", code)
     join_by_code(linus, "Linus", code)

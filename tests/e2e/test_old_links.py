@@ -33,10 +33,10 @@ def test_an_old_room_link_says_the_room_has_closed(open_tab):
 
 
 def test_watch_again_opens_on_the_replay_drawn_on_felt(open_tab, shots):
-    ada = open_tab("/")
-    # The result box scrolls itself into view smoothly; a click whose press and release land
+    # Reduced motion, as every test's tab has (tests/browser.py), matters here: with motion the
+    # result box scrolls itself into view smoothly, and a click whose press and release land
     # either side of that scroll clicks nothing (Playwright checks only where the press lands).
-    ada.emulate_media(reduced_motion="reduce")
+    ada = open_tab("/")
     host_room(ada, "Ada", "Nine Locks", public=False)
     ada.get_by_label("Bot level").select_option("easy")
     ada.get_by_role("button", name="Add bot").click()

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tests.browser import REDUCED_MOTION
+
 from .conftest import DESKTOP
 from .helpers import PHONE_VIEWPORT, host_room, shot
 
@@ -14,7 +16,7 @@ from .helpers import PHONE_VIEWPORT, host_room, shot
 def grace_ready_in_her_browser(browser, server_url: str, ada, code: str):
     """Grace's browser (one context is one browser: its tabs share localStorage, each has its
     sessionStorage) and her first tab, seated and ready at Ada's table."""
-    grace = browser.new_context(viewport=DESKTOP, base_url=server_url)
+    grace = browser.new_context(viewport=DESKTOP, base_url=server_url, **REDUCED_MOTION)
     grace.add_init_script("localStorage.setItem('lounge.name', 'Grace')")
     first = grace.new_page()
     first.goto(f"/r/{code}")
