@@ -34,8 +34,15 @@ def test_random_events_from_another_process_get_the_owners_answers_and_leak_noth
         assert cluster.health(index)["cluster"]["lost_messages"] == 0
 
 
-@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill", "term"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+# Each game once, killed and stopped in turn: test_failover.py already kills and stops the owner
+# in every game; here the point is the hostile events on both sides of a takeover.
+TAKEOVERS = [(game, (signal.SIGKILL, signal.SIGTERM)[i % 2])
+             for i, game in enumerate(sorted(GAMES))]
+
+
+@pytest.mark.parametrize(("game", "stop"), TAKEOVERS,
+                         ids=[f"{game}-{'kill' if stop == signal.SIGKILL else 'term'}"
+                              for game, stop in TAKEOVERS])
 def test_random_events_go_on_after_the_owner_is_killed_or_stopped(cluster_of, game, stop):
     cluster = cluster_of(2)
     table = Table(cluster.url(0), game, random.Random(f"takeover-{game}-1"), cluster.url(1))
