@@ -155,10 +155,10 @@ def test_a_hosts_second_room_comes_back_after_a_kill(db_url):
     assert "Traceback" not in output and "could not be rebuilt" not in output, output
 
 
-def test_a_game_that_does_not_replay_leaves_its_room_in_the_lobby(db_url):
-    """An update that changes a game's rules under a game being played (here: a stored move
-    the rules do not know): the room comes back in its lobby with its players and chat, says
-    why, and plays on from there; it neither disappears nor keeps its host from hosting."""
+def killed_mid_game(db_url: str, *updates: str) -> tuple[dict, list[Player]]:
+    """A Tic-Tac-Toe room three moves in (the guest has said "my move next"), its server killed
+    and then its database changed by ``updates``, as an update of the lounge might: the room
+    and its two players."""
     server = start_server(db_url)
     try:
         room, players = open_table(server.url, "tic-tac-toe", 2)
@@ -168,8 +168,18 @@ def test_a_game_that_does_not_replay_leaves_its_room_in_the_lobby(db_url):
         kill(server)
     engine = create_engine(db_url)
     with engine.begin() as conn:
-        conn.execute(text("UPDATE match_moves SET move = 'teleport' WHERE version = 2"))
+        for update in updates:
+            conn.execute(text(update))
     engine.dispose()
+    return room, players
+
+
+def test_a_game_that_does_not_replay_leaves_its_room_in_the_lobby(db_url):
+    """An update that changes a game's rules under a game being played (here: a stored move
+    the rules do not know): the room comes back in its lobby with its players and chat, says
+    why, and plays on from there; it neither disappears nor keeps its host from hosting."""
+    room, players = killed_mid_game(
+        db_url, "UPDATE match_moves SET move = 'teleport' WHERE version = 2")
     server = start_server(db_url)
     try:
         host, guest = [Player(server.url, p.session).connect() for p in players]
@@ -231,17 +241,8 @@ def test_a_room_whose_game_is_no_longer_offered_closes_and_says_why(db_url):
     """An update removed (or renamed) the game of a room being played: at the restart the room
     is closed, its players following the old code are told why, its host may open another
     room, and the game cut short stays in the history as abandoned."""
-    server = start_server(db_url)
-    try:
-        room, players = open_table(server.url, "tic-tac-toe", 2)
-        play_some(players, 3, random.Random(2))
-    finally:
-        kill(server)
-    engine = create_engine(db_url)
-    with engine.begin() as conn:
-        conn.execute(text("UPDATE rooms SET game = 'pirate-poker'"))
-        conn.execute(text("UPDATE matches SET game = 'pirate-poker'"))
-    engine.dispose()
+    room, players = killed_mid_game(db_url, "UPDATE rooms SET game = 'pirate-poker'",
+                                    "UPDATE matches SET game = 'pirate-poker'")
     server = start_server(db_url)
     why = (f"Room {room['code']} has closed: its game (pirate-poker) is no longer offered "
            "here. The host can open a new room with another game.")
