@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from .helpers import (
     PHONE_VIEWPORT,
@@ -16,6 +16,18 @@ from .helpers import (
     send_chat,
     shot,
 )
+
+
+def glows(page: Page, selector: str) -> list[str]:
+    """The animation of what ``selector`` finds, with motion and then with reduced motion (a
+    glow that pulses forever must stop for players who ask for less motion)."""
+    seen = []
+    for motion in ("no-preference", "reduce"):
+        page.emulate_media(reduced_motion=motion)
+        glow = page.locator(selector).first
+        seen.append(glow.evaluate("(e) => getComputedStyle(e).animationName"))
+    page.emulate_media(reduced_motion="no-preference")
+    return seen
 
 
 def test_three_players_host_join_chat_and_play_to_a_result(open_tab, shots):
@@ -48,6 +60,7 @@ def test_three_players_host_join_chat_and_play_to_a_result(open_tab, shots):
         expect(page.get_by_test_id("pile-4")).to_have_attribute("data-state", "unlocked")
     expect(ada.get_by_test_id("turn")).to_have_text("Your turn")
     expect(grace.get_by_test_id("turn")).to_have_text("Ada’s turn")
+    assert glows(ada, ".table-status.your-turn") == ["pulse", "none"]
     # Every card has a spoken name; the other players' hidden hands are face down with counts.
     expect(ada.get_by_role("img", name=re.compile(r"Grace's hidden hand: 3 cards"))).to_be_visible()
     card_name = re.compile(r"^(ace|king|queen|jack|\d+) of (hearts|spades|diamonds|clubs)$")
@@ -63,6 +76,7 @@ def test_three_players_host_join_chat_and_play_to_a_result(open_tab, shots):
         if not has_result(page) and playable.count():
             playable.first.click()
             expect(page.locator(".nl-pile button.is-target").first).to_be_visible()
+            assert glows(page, ".nl-pile .target.is-target") == ["pulse", "none"]
             shot(page, shots, "nine-locks-choosing", full_page=False)
             break
     play_until_result([ada, grace, linus])
