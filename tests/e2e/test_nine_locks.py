@@ -17,6 +17,8 @@ from .helpers import (
     shot,
 )
 
+ANIMATION = "(e) => getComputedStyle(e).animationName"
+
 
 def test_three_players_host_join_chat_and_play_to_a_result(open_tab, shots):
     ada = open_tab("/", motion="no-preference")  # one game as most players see it: animated
@@ -47,6 +49,8 @@ def test_three_players_host_join_chat_and_play_to_a_result(open_tab, shots):
         expect(page.get_by_test_id("table")).to_be_visible()
         expect(page.get_by_test_id("pile-4")).to_have_attribute("data-state", "unlocked")
     expect(ada.get_by_test_id("turn")).to_have_text("Your turn")
+    # With motion the turn line's glow pulses (test_reduced_motion.py: still without).
+    assert ada.locator(".table-status.your-turn").evaluate(ANIMATION) == "pulse"
     expect(grace.get_by_test_id("turn")).to_have_text("Ada’s turn")
     # Every card has a spoken name; the other players' hidden hands are face down with counts.
     expect(ada.get_by_role("img", name=re.compile(r"Grace's hidden hand: 3 cards"))).to_be_visible()
@@ -62,7 +66,9 @@ def test_three_players_host_join_chat_and_play_to_a_result(open_tab, shots):
         playable = page.locator(".me-area button.card-playable")
         if not has_result(page) and playable.count():
             playable.first.click()
-            expect(page.locator(".nl-pile button.is-target").first).to_be_visible()
+            target = page.locator(".nl-pile button.is-target").first
+            expect(target).to_be_visible()
+            assert target.evaluate(ANIMATION) == "pulse"
             shot(page, shots, "nine-locks-choosing", full_page=False)
             break
     play_until_result([ada, grace, linus])
