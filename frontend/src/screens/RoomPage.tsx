@@ -13,6 +13,7 @@ import { hostName, seatFree } from "../lib/seats";
 import { isRoomKey, Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useGames } from "../lib/useGames";
+import { useLasting } from "../lib/useLasting";
 import { useLoad } from "../lib/useLoad";
 import { useRoom, type RoomModel } from "../lib/useRoom";
 import type { GamesResponse, Room } from "../lib/types";
@@ -74,6 +75,11 @@ export function RoomLine({ room, flush = false, held = null }: {
 
 /** How often a tab asking beside a seated tab looks whether that tab was closed (while shown). */
 const FREED_CHECK_MS = 2000;
+/** How long a seat of this browser's must have been free before it is offered: a seated tab being
+ * reloaded leaves its seat for a second or two, and is not closed (taking the seat then would
+ * have two tabs play it). */
+export const FREED_AFTER_MS = 3000;
+const seatKey = (seat: FreedSeat) => seat.identity.userId;
 
 /** A seat of this browser freed while this tab asks (`watch`): the tab that played it was closed.
  * Looked up every few seconds while the tab is shown, and at once when it is shown again (closing
@@ -97,7 +103,7 @@ function useFreedSeat(code: string, watch: boolean): [FreedSeat | null, () => Pr
       document.removeEventListener("visibilitychange", look);
     };
   }, [watch, check]);
-  return [watch ? freed : null, check];
+  return [useLasting(watch ? freed : null, seatKey, FREED_AFTER_MS), check];
 }
 
 function AskName({ code, room, elsewhere = null, freed = null, onTakeBack, onDone }: {
@@ -381,6 +387,11 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     setEntry({ name: seat.name, spectate: false });
   };
 
+  // A watching tab sees the room live: a seat of this browser's freed there is offered once it stays
+  // free (FREED_AFTER_MS).
+  const freedHere = useLasting(joined && model.spectator && model.status === "online" ? freeSeatIn(joined) : null,
+    seatKey, FREED_AFTER_MS);
+
   if (hidden) return joined && !gone ? <BackToTable code={code} title={joined.title} /> : null;
   if (!wellFormed) {
     return <Problem title="This is not a room code"
@@ -411,8 +422,6 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     return <Problem title="Cannot join this room" text={model.fatal.message} retry={() => window.location.reload()} />;
   }
 
-  // A watching tab sees the room live: a seat of this browser's freed there is offered at once.
-  const freedHere = joined && model.spectator && model.status === "online" ? freeSeatIn(joined) : null;
   return (
     <>
       {(model.status === "reconnecting" || refusal !== null) && <Reconnecting refusal={refusal} />}
