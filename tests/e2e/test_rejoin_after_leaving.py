@@ -24,6 +24,9 @@ def test_rejoin_after_leaving_shows_the_game_to_watch_and_a_way_back(open_tab, s
     expect(grace.get_by_test_id("chat-log")).to_be_attached()
     assert grace.locator(".card-playable").count() == 0  # nothing of a seat to play
     shot(grace, shots, "rejoin-after-leaving")
+    # On a phone the note wraps, and its eye keeps its size (a flex item, it was squeezed thin).
+    grace.set_viewport_size({"width": 320, "height": 700})
+    assert note.locator("svg").evaluate("e => e.getBoundingClientRect().width") == 18
 
     note.get_by_role("button", name="Back to the lounge").click()
     expect(grace.get_by_role("heading", name="Pull up a chair.")).to_be_visible()

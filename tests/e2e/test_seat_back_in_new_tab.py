@@ -12,6 +12,10 @@ from tests.browser import REDUCED_MOTION
 from .conftest import DESKTOP
 from .helpers import PHONE_VIEWPORT, host_room, shot
 
+# A freed seat is offered once it has stayed free 3 s (a reloaded tab frees it for a moment), seen
+# live by a watching tab, or at a look every 2 s by a tab still asking.
+OFFERED = 10_000
+
 
 def grace_ready_in_her_browser(browser, server_url: str, ada, code: str):
     """Grace's browser (one context is one browser: its tabs share localStorage, each has its
@@ -44,7 +48,7 @@ def test_a_closed_tabs_seat_comes_back_in_a_new_tab_of_the_same_browser(open_tab
         # Watching, the tab is offered the seat once the tab that played it is closed.
         first.close()
         offer = beside.get_by_test_id("freed-seat")
-        expect(offer).to_contain_text("Grace’s tab was closed: play Grace here?")
+        expect(offer).to_contain_text("Grace’s tab was closed: play Grace here?", timeout=OFFERED)
         shot(beside, shots, "freed-seat-watching", full_page=False)
         offer.get_by_role("button", name="Play Grace here").click()
         expect(beside.get_by_role("group", name="Grace's hands")).to_be_visible()
@@ -104,7 +108,7 @@ def test_a_tab_asking_beside_a_seated_tab_offers_its_seat_once_that_tab_is_close
         expect(line).to_contain_text("2 of 4 seats taken (one is yours, in another tab), waiting")
         first.close()
         offer = beside.get_by_test_id("freed-seat")
-        expect(offer).to_contain_text("Grace’s tab was closed: play Grace here?")
+        expect(offer).to_contain_text("Grace’s tab was closed: play Grace here?", timeout=OFFERED)
         expect(line).to_contain_text("2 of 4 seats taken (one is yours), waiting to start.")
         expect(beside.get_by_test_id("seated-elsewhere")).to_have_count(0)
         shot(beside, shots, "freed-seat-desktop", full_page=False)

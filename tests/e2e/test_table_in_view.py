@@ -143,3 +143,15 @@ def test_the_result_comes_into_view_for_a_player_scrolled_down(open_tab, shots, 
     wait_until_still(ada)
     assert_in_window(ada, "[data-testid=result]")
     shot(ada, shots, f"result-in-view-{size}", full_page=False)
+
+
+def test_poker_99_middle_row_stays_on_the_felt_of_a_320_px_phone(open_tab):
+    """The deck, the total and the last card sit in one row inside the felt's edge, not over it."""
+    ada = open_tab("/", viewport={"width": 320, "height": 640})
+    start_with_bots(ada, "Poker 99", 1)
+    inside = ada.locator(".p99-center").evaluate("e => e.parentElement.getBoundingClientRect()")
+    for column in ada.locator(".p99-center > .deck-col").all():
+        box = column.bounding_box()
+        assert box is not None
+        left, right = box["x"], box["x"] + box["width"]
+        assert inside["left"] - 0.5 <= left and right <= inside["right"] + 0.5, (box, inside)

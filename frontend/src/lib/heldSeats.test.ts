@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "./fixtures";
 import { heldSeats, holdSeat, releaseSeat, seatState } from "./heldSeats";
-import { freedSeat, identityForRoom, takeIdentity } from "./identity";
+import { freedSeat, identityForRoom, lookAtHeldSeats, takeIdentity } from "./identity";
 import type { Room, SeatInfo } from "./types";
 
 const ADA = { token: "token-ada", userId: "u0" };
@@ -120,6 +120,21 @@ describe("the identity a tab opens a room with", () => {
     await expect(freedSeat("K7MPQ2")).resolves.toBeNull(); // lost for good
     server(null);
     await expect(freedSeat("K7MPQ2")).resolves.toBeNull();
+  });
+
+  it("says when the seat played in another tab is no longer there (given up after its tab closed)", async () => {
+    sessionStorage.setItem("lounge.token", "token-new");
+    sessionStorage.setItem("lounge.user_id", "u-new");
+    holdSeat("K7MPQ2", ADA);
+    server(roomWith(true));
+    await expect(lookAtHeldSeats("K7MPQ2")).resolves.toMatchObject({ freed: null, held: true });
+    server(roomWith(false));
+    await expect(lookAtHeldSeats("K7MPQ2")).resolves.toMatchObject({ freed: { name: "Ada" }, held: true });
+    const lobby = room({ seats: [seat(1, "Grace")] }); // the lobby gave the seat up: gone from it
+    server(lobby);
+    await expect(lookAtHeldSeats("K7MPQ2")).resolves.toEqual({ room: lobby, freed: null, held: false });
+    server(null); // the room could not be looked at: nothing is known to have changed
+    await expect(lookAtHeldSeats("K7MPQ2")).resolves.toEqual({ room: null, freed: null, held: true });
   });
 
   it("keeps a tab's own identity, wherever it goes", async () => {

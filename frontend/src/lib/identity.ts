@@ -94,9 +94,17 @@ export interface FreedSeat {
  * in another tab, and watches for that tab to go. Null while every such seat is played, or gone.
  */
 export async function freedSeat(code: string): Promise<FreedSeat | null> {
+  return (await lookAtHeldSeats(code)).freed;
+}
+
+/** What `freedSeat` finds, with the room as it is now (null when this browser holds no seat there
+ * or it could not be fetched) and whether any seat of this browser's is still in it (`held`: false
+ * once a closed tab's seat was given up, its grace period over). */
+export async function lookAtHeldSeats(code: string): Promise<{ room: Room | null; freed: FreedSeat | null; held: boolean }> {
   const held = heldSeats(code);
   const room = await roomHolding(code, held);
-  return room && freeSeatIn(room, held);
+  if (!room) return { room: null, freed: null, held: true };
+  return { room, freed: freeSeatIn(room, held), held: held.some((s) => seatState(room, s.user_id) !== null) };
 }
 
 /** The first of the seats `held` that nobody plays in `room` as it is now (a tab watching the

@@ -6,7 +6,7 @@ import { rememberRoom } from "../lib/knownRooms";
 import { hasLeft, markLeft } from "../lib/leftRooms";
 import type { RoomModel } from "../lib/useRoom";
 import type { Room } from "../lib/types";
-import { RoomLine, RoomPage } from "./RoomPage";
+import { FREED_AFTER_MS, RoomLine, RoomPage } from "./RoomPage";
 
 // The server as the page sees it: the room's summary (REST) and the live room (useRoom, whose
 // calls say whether the page joined: its last argument).
@@ -214,6 +214,9 @@ describe("RoomPage, watching while this browser's seat there is freed", () => {
     server.room = table;
     server.live = { status: "online", room: table, spectator: true };
   };
+  beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+  afterEach(() => vi.useRealTimers());
+  const wait = (ms: number) => act(async () => vi.advanceTimersByTime(ms));
 
   it("offers nothing while the other tab plays the seat", async () => {
     held(true);
@@ -225,11 +228,23 @@ describe("RoomPage, watching while this browser's seat there is freed", () => {
   it("offers the seat once its tab is closed, and plays it as that player, not a new seat", async () => {
     held(false);
     await show(<RoomPage code="K7MPQ2" spectate />);
+    await wait(FREED_AFTER_MS);
     const offer = await screen.findByTestId("freed-seat");
     expect(offer).toHaveTextContent("Grace’s tab was closed: play Grace here?");
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Play Grace here" })));
     await waitFor(() => expect(useRoom.mock.calls.at(-1)?.slice(1, 4))
       .toEqual([{ userId: "u7", token: "t7" }, "Grace", false]));
     expect(sessionStorage.getItem("lounge.token")).toBe("t7");
+  });
+
+  it("offers nothing for a seat free only a moment: its tab was reloaded, not closed", async () => {
+    held(false);
+    const page = render(<RoomPage code="K7MPQ2" spectate />);
+    await wait(FREED_AFTER_MS / 2);
+    expect(screen.queryByTestId("freed-seat")).toBeNull();
+    held(true); // the reloaded tab is back in its seat
+    page.rerender(<RoomPage code="K7MPQ2" spectate />);
+    await wait(FREED_AFTER_MS);
+    expect(screen.queryByTestId("freed-seat")).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { NameInput } from "../components/NameInput";
 import { fetchRoom, type ApiError } from "../lib/api";
 import { releaseSeat, useHeldSeat } from "../lib/heldSeats";
 import {
-  forgetIdentity, freedSeat, freeSeatIn, getName, identityForRoom, saveName, takeIdentity, validName, type FreedSeat, type Identity,
+  forgetIdentity, freeSeatIn, getName, identityForRoom, lookAtHeldSeats, saveName, takeIdentity, validName, type FreedSeat, type Identity,
 } from "../lib/identity";
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { forgetLeft, hasLeft, markLeft } from "../lib/leftRooms";
@@ -13,6 +13,7 @@ import { hostName, seatFree } from "../lib/seats";
 import { isRoomKey, Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useGames } from "../lib/useGames";
+import { useLasting } from "../lib/useLasting";
 import { useLoad } from "../lib/useLoad";
 import { useRoom, type RoomModel } from "../lib/useRoom";
 import type { GamesResponse, Room } from "../lib/types";
@@ -74,16 +75,23 @@ export function RoomLine({ room, flush = false, held = null }: {
 
 /** How often a tab asking beside a seated tab looks whether that tab was closed (while shown). */
 const FREED_CHECK_MS = 2000;
+/** How long a seat of this browser's must have been free before it is offered: a seated tab being
+ * reloaded leaves its seat for a second or two, and is not closed (taking the seat then would
+ * have two tabs play it). */
+export const FREED_AFTER_MS = 3000;
+const seatKey = (seat: FreedSeat) => seat.identity.userId;
+/** A look at this browser's seats in a room: the room now, the seat freed there, and whether one is still there. */
+type HeldLook = Awaited<ReturnType<typeof lookAtHeldSeats>>;
 
 /** A seat of this browser freed while this tab asks (`watch`): the tab that played it was closed.
  * Looked up every few seconds while the tab is shown, and at once when it is shown again (closing
  * a tab shows another); `check` looks again now. */
-function useFreedSeat(code: string, watch: boolean): [FreedSeat | null, () => Promise<FreedSeat | null>] {
-  const [freed, setFreed] = useState<FreedSeat | null>(null);
+function useFreedSeat(code: string, watch: boolean): [FreedSeat | null, () => Promise<FreedSeat | null>, HeldLook | null] {
+  const [look, setLook] = useState<HeldLook | null>(null);
   const check = useCallback(async () => {
-    const found = await freedSeat(code);
-    setFreed(found);
-    return found;
+    const found = await lookAtHeldSeats(code);
+    setLook(found);
+    return found.freed;
   }, [code]);
   useEffect(() => {
     if (!watch) return undefined;
@@ -97,7 +105,7 @@ function useFreedSeat(code: string, watch: boolean): [FreedSeat | null, () => Pr
       document.removeEventListener("visibilitychange", look);
     };
   }, [watch, check]);
-  return [watch ? freed : null, check];
+  return [useLasting(watch ? look?.freed ?? null : null, seatKey, FREED_AFTER_MS), check, watch ? look : null];
 }
 
 function AskName({ code, room, elsewhere = null, freed = null, onTakeBack, onDone }: {
@@ -331,7 +339,10 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   const [answered, setAnswered] = useState(false);
   const askFirst = elsewhere !== null && !answered && !entry?.spectate;
   // ... and once that tab is closed, its seat is offered back here.
-  const [freed, checkFreed] = useFreedSeat(code, askFirst && !hidden);
+  const [freed, checkFreed, heldLook] = useFreedSeat(code, askFirst && !hidden);
+  // The seat played in another tab was given up since (that tab closed, its grace period over): this
+  // tab no longer says it is played there, and shows the room as the last look found it.
+  const seatGone = heldLook !== null && !heldLook.held;
 
   // Left on purpose from this tab: coming back asks first (cleared once the player joins again).
   const [leftHere, setLeftHere] = useState(() => hasLeft(code));
@@ -381,6 +392,11 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     setEntry({ name: seat.name, spectate: false });
   };
 
+  // A watching tab sees the room live: a seat of this browser's freed there is offered once it stays
+  // free (FREED_AFTER_MS).
+  const freedHere = useLasting(joined && model.spectator && model.status === "online" ? freeSeatIn(joined) : null,
+    seatKey, FREED_AFTER_MS);
+
   if (hidden) return joined && !gone ? <BackToTable code={code} title={joined.title} /> : null;
   if (!wellFormed) {
     return <Problem title="This is not a room code"
@@ -395,7 +411,8 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
       };
       return <LeftRoom code={code} room={lookup} onJoin={joinAgain} />;
     }
-    return <AskName code={code} room={lookup} elsewhere={askFirst ? elsewhere : null} freed={freed?.name ?? null}
+    return <AskName code={code} room={heldLook?.room ?? lookup} elsewhere={askFirst && !seatGone ? elsewhere : null}
+      freed={freed?.name ?? null}
       onTakeBack={() => void playFreed()} onDone={(name, watch) => {
         setAnswered(true);
         setEntry({ name, spectate: watch });
@@ -411,8 +428,6 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
     return <Problem title="Cannot join this room" text={model.fatal.message} retry={() => window.location.reload()} />;
   }
 
-  // A watching tab sees the room live: a seat of this browser's freed there is offered at once.
-  const freedHere = joined && model.spectator && model.status === "online" ? freeSeatIn(joined) : null;
   return (
     <>
       {(model.status === "reconnecting" || refusal !== null) && <Reconnecting refusal={refusal} />}
