@@ -170,6 +170,39 @@ def test_a_player_gone_in_a_game_keeps_the_seat_away_and_a_rematch_leaves_them_o
     assert [s.name for s in room.seats] == ["Linus", "Ada"]
 
 
+def test_a_player_gone_after_the_result_keeps_the_seat_until_the_rematch_leaves_them_out():
+    _, room = lounge_with_room("nine-locks")
+    room.attach("c1", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    room.add_bot(HOST, "easy")
+    room.start(HOST, seed=1)
+    play_to_the_end(room)
+    room.detach("c1")  # a phone put away while the players talk over the result
+    assert room.expire(GUEST) is False
+    assert room.seats[1].away and not room.seats[1].left
+    room.attach("c2", GUEST, None, False)  # back before the rematch: still at the table
+    assert room.seats_of(GUEST) == [1]
+    room.detach("c2")
+    room.expire(GUEST)
+    room.rematch(HOST, seed=2)  # gone still: left out, and told why once back
+    assert [s.name for s in room.seats] == ["Bot 1 (easy)", "Ada"]
+    room.attach("c3", GUEST, None, False)
+    assert views.seats_message(room, "c3")["left_out"] is True
+
+
+def test_a_rematch_too_few_for_says_who_lost_their_connection_after_the_result():
+    _, room = lounge_with_room()
+    room.attach("c1", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    room.start(HOST, seed=1)
+    play_to_the_end(room)
+    room.detach("c1")
+    room.expire(GUEST)
+    with pytest.raises(LoungeError) as err:
+        room.rematch(HOST)
+    assert err.value.message == "Tic-Tac-Toe needs at least 2 players: Linus lost their connection"
+
+
 def play_to_the_end(room) -> None:
     """The rules' first legal move for whoever may move, until the game is over."""
     for _ in range(2000):
