@@ -33,6 +33,18 @@ def lounge_with_room(game: str = "tic-tac-toe"):
     return lounge, room
 
 
+def started_with_linus(game: str = "tic-tac-toe", bot: bool = False, seed: int = 1):
+    """A room whose game has started: Ada hosting, Linus (connection ``c1``) beside her, and a
+    bot after them if asked."""
+    _, room = lounge_with_room(game)
+    room.attach("c1", GUEST, "Linus", False)
+    room.set_ready(GUEST, True)
+    if bot:
+        room.add_bot(HOST, "easy")
+    room.start(HOST, seed=seed)
+    return room
+
+
 def code_of(error: pytest.ExceptionInfo) -> str:
     return error.value.code
 
@@ -153,10 +165,7 @@ def test_a_seat_keeps_its_colour_when_seats_move_and_a_newcomer_takes_the_free_o
 
 
 def test_a_player_gone_in_a_game_keeps_the_seat_away_and_a_rematch_leaves_them_out():
-    _, room = lounge_with_room()
-    room.attach("c1", GUEST, "Linus", False)
-    room.set_ready(GUEST, True)
-    room.start(HOST, seed=1)
+    room = started_with_linus()
     room.detach("c1")
     assert room.expire(GUEST) is False
     assert room.seats[1].away and not room.seats[1].left and room.status == PLAYING
@@ -171,11 +180,7 @@ def test_a_player_gone_in_a_game_keeps_the_seat_away_and_a_rematch_leaves_them_o
 
 
 def test_a_player_gone_after_the_result_keeps_the_seat_until_the_rematch_leaves_them_out():
-    _, room = lounge_with_room("nine-locks")
-    room.attach("c1", GUEST, "Linus", False)
-    room.set_ready(GUEST, True)
-    room.add_bot(HOST, "easy")
-    room.start(HOST, seed=1)
+    room = started_with_linus("nine-locks", bot=True)
     play_to_the_end(room)
     room.detach("c1")  # a phone put away while the players talk over the result
     assert room.expire(GUEST) is False
@@ -191,10 +196,7 @@ def test_a_player_gone_after_the_result_keeps_the_seat_until_the_rematch_leaves_
 
 
 def test_a_rematch_too_few_for_says_who_lost_their_connection_after_the_result():
-    _, room = lounge_with_room()
-    room.attach("c1", GUEST, "Linus", False)
-    room.set_ready(GUEST, True)
-    room.start(HOST, seed=1)
+    room = started_with_linus()
     play_to_the_end(room)
     room.detach("c1")
     room.expire(GUEST)
@@ -215,11 +217,7 @@ def play_to_the_end(room) -> None:
 
 
 def test_a_player_the_rematch_left_out_is_told_why_when_back():
-    _, room = lounge_with_room("nine-locks")
-    room.attach("c1", GUEST, "Linus", False)
-    room.set_ready(GUEST, True)
-    room.add_bot(HOST, "easy")
-    room.start(HOST, seed=1)
+    room = started_with_linus("nine-locks", bot=True)
     room.detach("c1")
     room.expire(GUEST)
     play_to_the_end(room)
@@ -236,10 +234,7 @@ def test_a_player_the_rematch_left_out_is_told_why_when_back():
 
 
 def test_a_take_back_after_a_bot_played_for_someone_else_says_who_moved():
-    _, room = lounge_with_room()
-    room.attach("c1", GUEST, "Linus", False)
-    room.set_ready(GUEST, True)
-    room.start(HOST, seed=1)
+    room = started_with_linus()
     room.move(HOST, "place", [4])
     room.play_for(1, "place", [0], "timeout")
     with pytest.raises(LoungeError) as err:
