@@ -214,17 +214,18 @@ class Room:
 
     def expire(self, user_id: str) -> bool:
         """The grace period of a disconnected user ran out. True when the room must close. A
-        player of the game being played, or just finished, keeps their seats, away (a bot plays
-        their turns), and may come back to them until the rematch: a phone put away a minute
-        must not cost its player the game, nor the next. The rematch leaves them out if they
-        are still gone, and says so."""
+        player of the game being played, or just finished, keeps their seats (during the game
+        away: a bot plays their turns) and may come back to them until the rematch: a phone put
+        away a minute must not cost its player the game, nor the next. The rematch leaves them
+        out if they are still gone, and says so."""
         if self.closed or self.is_connected(user_id):
             return False
         seats = self.seats_of(user_id)
         if self.status in (PLAYING, FINISHED) and seats and user_id != self.host:
             self.gone.add(user_id)
-            for seat in seats:
-                self.seats[seat].away = True
+            if self.status == PLAYING:  # after the result there is no turn to play for them
+                for seat in seats:
+                    self.seats[seat].away = True
             return False
         return self.leave(user_id)
 

@@ -184,7 +184,7 @@ def test_a_player_gone_after_the_result_keeps_the_seat_until_the_rematch_leaves_
     play_to_the_end(room)
     room.detach("c1")  # a phone put away while the players talk over the result
     assert room.expire(GUEST) is False
-    assert room.seats[1].away and not room.seats[1].left
+    assert room.seats_of(GUEST) == [1] and not room.seats[1].away  # no turn to play for them
     room.attach("c2", GUEST, None, False)  # back before the rematch: still at the table
     assert room.seats_of(GUEST) == [1]
     room.detach("c2")
