@@ -1,6 +1,7 @@
 """On a phone, once a guest has joined, the host's Start (and Close room) is in the window without
 scrolling: the lobby's action row sticks to the window's bottom, two lines at most even at 320 px
-wide, and its fields are a fingertip high like its buttons (Nine Locks, 390×844)."""
+wide, and its fields are a fingertip high like its buttons (Nine Locks, 390×844). The guest's row
+keeps the chat's badge beside Leave, never on a line of its own."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .helpers import host_room, join_by_code, send_chat, shot
+
+SMALL_PHONE = {"width": 320, "height": 568}
 
 # The lobby bar's parts as the window shows them: their boxes, and whether their words are cut.
 BAR_PARTS_JS = """bar => [...bar.children].filter((e) => e.offsetParent).map((e) => (
@@ -32,6 +35,15 @@ def assert_bar_tidy(page) -> None:
             apart = a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] \
                 or b["bottom"] <= a["top"]
             assert apart, (a, b)
+
+
+def assert_badge_beside_leave(page) -> None:
+    """The guest's bar is tidy, and its chat badge is at the end of Leave's line."""
+    assert_bar_tidy(page)
+    bar = page.get_by_test_id("lobby-actions")
+    badge = bar.get_by_test_id("chat-badge").bounding_box()
+    leave = bar.get_by_role("button", name="Leave", exact=True).bounding_box()
+    assert abs(badge["y"] - leave["y"]) < 1 and leave["x"] < badge["x"], (leave, badge)
 
 
 def test_start_is_in_view_on_a_phone_once_a_guest_joins(open_tab, shots):
@@ -61,5 +73,22 @@ def test_start_is_in_view_on_a_phone_once_a_guest_joins(open_tab, shots):
         assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (name, box)
     shot(ada, shots, "lobby-phone-host-with-guest", full_page=False)
     shot(grace, shots, "lobby-phone-guest-ready", full_page=False)
+
+    # On a small phone (with the chat out of view) Ada's message shows as Grace's badge, which went
+    # on a line of its own at 320 px, and at 390 px once she was ready.
+    grace.set_viewport_size(SMALL_PHONE)
+    send_chat(ada, "welcome")
+    expect(grace.get_by_test_id("chat-badge")).to_be_visible()
+    assert_badge_beside_leave(grace)
+    grace.set_viewport_size({"width": 390, "height": SMALL_PHONE["height"]})
+    assert_badge_beside_leave(grace)
+    grace.set_viewport_size(SMALL_PHONE)
+    grace.get_by_role("button", name="Not ready").click()
+    ready = grace.get_by_role("button", name="I’m ready")
+    expect(ready).not_to_have_attribute("aria-disabled", "true")
+    assert_badge_beside_leave(grace)
+    shot(grace, shots, "lobby-320-guest-bar", full_page=False)
+    ready.click()
+    expect(ada.get_by_test_id("seat-1")).to_contain_text("Ready")
     ada.get_by_role("button", name="Start game").click()
     expect(ada.get_by_test_id("table")).to_be_visible()

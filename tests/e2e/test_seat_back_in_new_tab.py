@@ -1,16 +1,21 @@
 """A player who closes their tab gets their seat back from the invite link in a new tab of the same
 browser (or in a tab of it watching the table), while a second tab opened beside a tab still
 playing is a new player, who is asked before taking a second seat; the browser forgets the seat
-once the room closes (Nine Locks)."""
+once the room closes (Nine Locks). A player the rematch left out, their seat gone, is told why in a
+new tab (Crazy Eights)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser import REDUCED_MOTION
+from tests.live_server import Server
 
-from .conftest import DESKTOP
-from .helpers import PHONE_VIEWPORT, host_room, shot
+from .conftest import DESKTOP, DIST, SERVER_ENV
+from .helpers import PHONE_VIEWPORT, host_room, join_by_code, play_until_result, shot, two_tabs
 
 # A freed seat is offered once it has stayed free 3 s (a reloaded tab frees it for a moment), seen
 # live by a watching tab, or at a look every 2 s by a tab still asking.
@@ -124,3 +129,50 @@ def test_a_tab_asking_beside_a_seated_tab_offers_its_seat_once_that_tab_is_close
         assert beside.evaluate("localStorage.getItem('lounge.name')") == "Grace"
     finally:
         grace.close()
+
+
+@pytest.fixture
+def short_grace_url() -> Iterator[str]:
+    """A lounge where a player's connection may be gone 2 s before the rematch leaves them out (the
+    shared one's grace is 30 s), and a bot plays an away player's turns at once."""
+    server = Server(**{**SERVER_ENV, "PLAYER_GRACE_SECONDS": "2", "AWAY_PAUSE_SECONDS": "0.1"},
+                    FRONTEND_DIST=str(DIST.parent))
+    try:
+        yield server.url
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output, output[-4000:]
+
+
+def test_a_player_the_rematch_left_out_is_told_why_in_a_new_tab(browser, short_grace_url, shots):
+    """Grace closed her tab mid-game and stayed away; the rematch started without her. Opening the
+    link again in a new tab of her browser said only "You are watching" (her seat gone, the tab was
+    a new player): it comes back as the player she was, and the server says why she watches."""
+    contexts, ada, grace = two_tabs(browser, short_grace_url, DESKTOP)
+    try:
+        code = host_room(ada, "Ada", "Crazy Eights", public=False)
+        ada.get_by_label("Bot level").select_option("easy")
+        ada.get_by_role("button", name="Add bot").click()
+        join_by_code(grace, "Grace", code)
+        grace.get_by_role("button", name="I’m ready").click()
+        expect(ada.get_by_test_id("seat-2")).to_contain_text("Ready")
+        ada.get_by_role("button", name="Start game").click()
+        expect(grace.get_by_test_id("table")).to_be_visible()
+        grace.close()
+        expect(ada.get_by_test_id("player-2")).to_contain_text("Away")  # her grace ran out
+
+        play_until_result([ada], max_seconds=60)
+        ada.get_by_role("button", name="Rematch").click()
+        expect(ada.get_by_test_id("result")).to_have_count(0)
+        expect(ada.get_by_test_id("table")).not_to_contain_text("Grace")
+
+        again = contexts[1].new_page()
+        again.goto(f"/r/{code}")
+        expect(again.get_by_test_id("left-game")).to_contain_text(
+            "This game started while your connection was lost, without you: you are watching.")
+        shot(again, shots, "left-out-new-tab", full_page=False)
+        again.set_viewport_size(PHONE_VIEWPORT)
+        shot(again, shots, "left-out-new-tab-phone", full_page=False)
+    finally:
+        for context in contexts:
+            context.close()

@@ -87,11 +87,38 @@ describe("the identity a tab opens a room with", () => {
     await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ identity: ADA, elsewhere: null });
   });
 
-  it("forgets a seat its player lost for good, and is a new player", async () => {
+  it("comes back as the player whose seat is gone, so the server can say why they watch; once", async () => {
+    holdSeat("K7MPQ2", ADA);
+    server(room({ seats: [seat(1, "Grace")] })); // the rematch started without Ada
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ identity: ADA, elsewhere: null });
+    expect(sessionStorage.getItem("lounge.token")).toBe("token-ada"); // and after a reload
+    expect(heldSeats("K7MPQ2")).toEqual([]);
+    sessionStorage.clear(); // a third tab: the second is that player now, so this one is new
+    await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ identity: { userId: "u-new" } });
+  });
+
+  it("comes back as the player who left the game too (the server says they left it)", async () => {
     holdSeat("K7MPQ2", ADA);
     server(room({ seats: [seat(0, "Ada", { connected: false, left: true }), seat(1, "Grace")] }));
-    await expect(identityForRoom("K7MPQ2")).resolves.toMatchObject({ identity: { userId: "u-new" }, elsewhere: null });
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ identity: ADA, elsewhere: null });
     expect(heldSeats("K7MPQ2")).toEqual([]);
+  });
+
+  it("takes back a freed seat before a lost one, and of lost ones the last held", async () => {
+    const grace = { token: "token-grace", userId: "u1" };
+    holdSeat("K7MPQ2", grace);
+    holdSeat("K7MPQ2", ADA); // Ada's seat is gone since
+    server(room({ seats: [seat(1, "Grace", { connected: false })] }));
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({ identity: grace, elsewhere: null });
+
+    sessionStorage.clear();
+    holdSeat("K7MPQ2", ADA);
+    holdSeat("K7MPQ2", { token: "token-bob", userId: "u7" }); // Bob's too, held later
+    server(room({ seats: [seat(1, "Grace", { connected: true })] })); // played in another tab
+    await expect(identityForRoom("K7MPQ2")).resolves.toEqual({
+      identity: { userId: "u7", token: "token-bob" }, elsewhere: "Grace",
+    });
+    expect(heldSeats("K7MPQ2").map((s) => s.user_id)).toEqual(["u1"]);
   });
 
   it("is a new player when the room is gone or this browser held no seat in it", async () => {

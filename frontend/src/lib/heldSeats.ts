@@ -1,5 +1,6 @@
 // The seats this browser holds, so that a tab opened later on an invite link can take back a seat
-// whose tab was closed (the token itself lives in each tab's sessionStorage, and goes with it).
+// whose tab was closed, or come back as its player once it is lost (the token itself lives in each
+// tab's sessionStorage, and goes with it).
 // Kept in localStorage, newest first, a few dozen at most: a room's code and an identity seated
 // there (several per room when several tabs of this browser took seats).
 import { useEffect } from "react";

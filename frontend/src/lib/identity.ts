@@ -1,6 +1,7 @@
 // Who this tab is. The token lives in sessionStorage, so each tab is its own player and a
 // reload keeps the seat; a seat's token is also held per room (heldSeats), so that a tab opened
-// on the invite link after the player's tab was closed takes the seat back. The display name
+// on the invite link after the player's tab was closed takes the seat back (or, the seat lost
+// since, is that player again, whom the server tells why they only watch). The display name
 // lives in localStorage, so it is remembered.
 import { createSession, fetchRoom } from "./api";
 import { heldSeats, releaseSeat, seatState, type HeldSeat } from "./heldSeats";
@@ -51,12 +52,6 @@ export interface RoomIdentity {
   elsewhere: string | null;
 }
 
-/**
- * The identity this tab opens the room `code` with. A tab with none of its own takes the one of
- * a seat this browser holds there that nobody plays now (the tab that played it was closed):
- * the seat comes back. A seat played in another tab stays with it; with none free, this tab is
- * a new player, and `elsewhere` names the seat played in the other tab.
- */
 /** The room `code` as the server has it now, when this browser holds seats there; else null. */
 async function roomHolding(code: string, held: HeldSeat[]): Promise<Room | null> {
   return held.length > 0 ? fetchRoom(code).catch(() => null) : null;
@@ -67,19 +62,32 @@ function playerName(room: Room, userId: string): string | null {
   return room.seats.find((s) => s.user_id === userId && s.kind === "human")?.name ?? null;
 }
 
+/**
+ * The identity this tab opens the room `code` with. A tab with none of its own takes the one of
+ * a seat this browser holds there that nobody plays now (the tab that played it was closed):
+ * the seat comes back. A seat played in another tab stays with it, and `elsewhere` names it.
+ * With no seat free, the tab comes back as the player whose seat this browser held last and who
+ * has lost it (a rematch started without them, the host removed them...): the server then says
+ * why they only watch, where a new player would just be watching. Else it is a new player.
+ */
 export async function identityForRoom(code: string): Promise<RoomIdentity> {
   const held = stored() ? [] : heldSeats(code);
   const room = await roomHolding(code, held);
   let elsewhere: string | null = null;
+  let lost: HeldSeat | null = null;
   if (room) {
     for (const seat of held) {
       const state = seatState(room, seat.user_id);
       if (state === "free") return { identity: keep({ userId: seat.user_id, token: seat.token }), elsewhere: null };
-      if (state === null) releaseSeat(code, seat.user_id);
+      if (state === null) {
+        releaseSeat(code, seat.user_id); // this tab may come back as them: no other tab may too
+        lost ??= seat;
+      }
       if (state === "played") elsewhere ??= playerName(room, seat.user_id);
     }
   }
-  return { identity: await getIdentity(), elsewhere };
+  const identity = lost ? keep({ userId: lost.user_id, token: lost.token }) : await getIdentity();
+  return { identity, elsewhere };
 }
 
 /** A seat this browser holds at a table that nobody plays now: whose, and how to play it. */

@@ -393,6 +393,10 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
   const [panel, setPanel] = useState<HTMLElement | null>(null);
   useFocusFallback(panel, useCallback(() => panel?.querySelector<HTMLElement>("#lobby-seats") ?? null, [panel]));
 
+  const leaveButton = (
+    <button type="button" className="btn btn-danger" onClick={onLeave}>{isHost ? "Close room" : "Leave"}</button>
+  );
+
   return (
     <section className="panel stack" aria-labelledby="lobby-title" ref={setPanel}>
       <p className="visually-hidden" role="status" data-testid="lobby-news">{news}</p>
@@ -442,12 +446,14 @@ export function Lobby({ room, userId, mySeats, spectator, turnTimes = [], send, 
           <button type="button" className="btn btn-small waits" disabled={offline}
             aria-disabled={busy || undefined} onClick={() => ready.ask(false)}>Not ready</button>
         )}
-        <button type="button" className="btn btn-danger" onClick={onLeave}>
-          {isHost ? "Close room" : "Leave"}
-        </button>
+        {isHost ? leaveButton : (
+          // The chat's badge stays beside Leave, at the end of its line: on a narrow phone the two
+          // go down together, where the badge alone took a line of its own.
+          <span className="lobby-leave">{leaveButton}{chatBadge}</span>
+        )}
         {isHost && <StartWaiting waiting={waiting} presses={pressed?.on === waiting ? pressed.times : 0} />}
         <p className="muted lobby-say" role="status" data-testid="too-soon">{tooSoon}</p>
-        {chatBadge}
+        {isHost && chatBadge}
       </div>
       {!isHost && !spectator && <p className="muted">The host starts the game when everyone is ready.</p>}
     </section>
