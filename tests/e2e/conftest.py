@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,18 @@ SERVER_ENV = {
 }
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
+
+
+@contextmanager
+def own_server(**settings: str) -> Iterator[Server]:
+    """A server of the test's own, serving the built web client, with the shared one's settings
+    but for ``settings``; no traceback in its output by the end."""
+    server = Server(**{**SERVER_ENV, **settings}, FRONTEND_DIST=str(DIST.parent))
+    try:
+        yield server
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output, output[-4000:]
 
 
 @pytest.fixture(scope="package")

@@ -12,9 +12,7 @@ from contextlib import suppress
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.live_server import Server
-
-from .conftest import DESKTOP, DIST, SERVER_ENV
+from .conftest import DESKTOP, own_server
 from .helpers import host_room, join_by_code, ready_and_start, shot, two_tabs
 
 COUNT = re.compile(r"Ada lost connection; the room closes in (\d+) s unless they come back")
@@ -22,12 +20,8 @@ COUNT = re.compile(r"Ada lost connection; the room closes in (\d+) s unless they
 
 @pytest.fixture(scope="module")
 def slow_host_url() -> Iterator[str]:
-    server = Server(**{**SERVER_ENV, "HOST_GRACE_SECONDS": "4"}, FRONTEND_DIST=str(DIST.parent))
-    try:
+    with own_server(HOST_GRACE_SECONDS="4") as server:
         yield server.url
-    finally:
-        output = server.stop()
-    assert "Traceback" not in output, output[-4000:]
 
 
 def test_host_grace_counts_down_and_the_cut_game_can_be_watched(browser: Browser,

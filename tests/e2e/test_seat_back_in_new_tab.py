@@ -12,9 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import REDUCED_MOTION
-from tests.live_server import Server
 
-from .conftest import DESKTOP, DIST, SERVER_ENV
+from .conftest import DESKTOP, own_server
 from .helpers import PHONE_VIEWPORT, host_room, join_by_code, play_until_result, shot, two_tabs
 
 # A freed seat is offered once it has stayed free 3 s (a reloaded tab frees it for a moment), seen
@@ -135,13 +134,8 @@ def test_a_tab_asking_beside_a_seated_tab_offers_its_seat_once_that_tab_is_close
 def short_grace_url() -> Iterator[str]:
     """A lounge where a player's connection may be gone 2 s before the rematch leaves them out (the
     shared one's grace is 30 s), and a bot plays an away player's turns at once."""
-    server = Server(**{**SERVER_ENV, "PLAYER_GRACE_SECONDS": "2", "AWAY_PAUSE_SECONDS": "0.1"},
-                    FRONTEND_DIST=str(DIST.parent))
-    try:
+    with own_server(PLAYER_GRACE_SECONDS="2", AWAY_PAUSE_SECONDS="0.1") as server:
         yield server.url
-    finally:
-        output = server.stop()
-    assert "Traceback" not in output, output[-4000:]
 
 
 def test_a_player_the_rematch_left_out_is_told_why_in_a_new_tab(browser, short_grace_url, shots):

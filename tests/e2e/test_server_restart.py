@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, text
 
 from tests.live_server import Server
 
-from .conftest import DESKTOP, DIST, SERVER_ENV
+from .conftest import DESKTOP, own_server
 from .helpers import host_room, join_by_code, play_until_result, send_chat, shot, two_tabs
 
 BACK_SECONDS = 30  # a restart (2 to 5 s) and the client's reconnect (at most 3 s apart)
@@ -27,13 +27,8 @@ BACK_SECONDS = 30  # a restart (2 to 5 s) and the client's reconnect (at most 3 
 
 @pytest.fixture
 def server() -> Iterator[Server]:
-    server = Server(**{**SERVER_ENV, "HOST_GRACE_SECONDS": "60", "PLAYER_GRACE_SECONDS": "60"},
-                    FRONTEND_DIST=str(DIST.parent))
-    try:
+    with own_server(HOST_GRACE_SECONDS="60", PLAYER_GRACE_SECONDS="60") as server:
         yield server
-    finally:
-        output = server.stop()
-    assert "Traceback" not in output, output[-4000:]
 
 
 def expect_offline(page: Page, controls: list[str], leave: str) -> None:

@@ -13,9 +13,7 @@ from contextlib import suppress
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.live_server import Server
-
-from .conftest import DESKTOP, DIST, PHONE, SERVER_ENV
+from .conftest import DESKTOP, PHONE, own_server
 from .helpers import host_room, join_by_code, ready_and_start, shot, two_tabs
 
 RAN_OUT = "Ada’s time ran out: a bot played for them"
@@ -36,13 +34,8 @@ def a_free_cell_that_does_not_win(page, mark: str) -> int:
 def quick_turns_url() -> Iterator[str]:
     # The bot waits long for a player away: the test looks at the away screen, then ends it
     # itself, and never waits for that bot (which, 4 s, played first on a loaded machine).
-    server = Server(**{**SERVER_ENV, "TURN_TIMES": "2,60,120", "AWAY_PAUSE_SECONDS": "600"},
-                    FRONTEND_DIST=str(DIST.parent))
-    try:
+    with own_server(TURN_TIMES="2,60,120", AWAY_PAUSE_SECONDS="600") as server:
         yield server.url
-    finally:
-        output = server.stop()
-    assert "Traceback" not in output, output[-4000:]
 
 
 def scroll_below(page, test_id: str) -> None:
