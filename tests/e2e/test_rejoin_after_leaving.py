@@ -27,6 +27,11 @@ def test_rejoin_after_leaving_shows_the_game_to_watch_and_a_way_back(open_tab, s
     # On a phone the note wraps, and its eye keeps its size (a flex item, it was squeezed thin).
     grace.set_viewport_size({"width": 320, "height": 700})
     assert note.locator("svg").evaluate("e => e.getBoundingClientRect().width") == 18
+    # and its button goes under its words, not beside them (a narrow column of six lines).
+    eye, button = note.locator("svg").bounding_box(), note.get_by_role("button").bounding_box()
+    assert eye and button and button["y"] >= eye["y"] + eye["height"], (eye, button)
+    assert button["x"] >= eye["x"] + eye["width"], (eye, button)  # under the words, not the eye
+    shot(grace, shots, "rejoin-after-leaving-320")
 
     note.get_by_role("button", name="Back to the lounge").click()
     expect(grace.get_by_role("heading", name="Pull up a chair.")).to_be_visible()
