@@ -46,9 +46,14 @@ class Lounge:
         """A room by its id or its code (any case); not_found otherwise."""
         room = self.store.get(key) if len(key) > CODE_LENGTH else self.store.by_code(key)
         if room is None or room.closed:
-            note = self.store.closed_note(key) if len(key) <= CODE_LENGTH else None
-            raise LoungeError("not_found", note or f"{NO_ROOM} {key!r}")
+            raise self.no_room(key)
         return room
+
+    def no_room(self, key: str) -> LoungeError:
+        """not_found for a code or id, saying why the room closed when this process closed it
+        and was given a reason (:meth:`~backend.store.RoomStore.closed_note`)."""
+        note = self.store.closed_note(key) if len(key) <= CODE_LENGTH else None
+        return LoungeError("not_found", note or f"{NO_ROOM} {key!r}")
 
     def public_rooms(self, waiting: bool = True, limit: int = 100) -> list[Room]:
         """Public rooms still waiting for players, or (``waiting=False``) with a game on or just

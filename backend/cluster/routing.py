@@ -27,7 +27,7 @@ import logging
 import time
 from collections import OrderedDict
 
-from ..errors import NO_ROOM, SERVER_FAULT, LoungeError
+from ..errors import SERVER_FAULT, LoungeError
 from ..rooms import CODE_LENGTH
 from ..router import Router
 from ..service import Caller, LoungeService
@@ -102,7 +102,7 @@ class ClusterRouter(Router):
         """A room's room object, from the directory, by code or id."""
         summary = self.directory.get(self.resolve(key))
         if summary is None:
-            raise self._no_room(key)
+            raise self.service.lounge.no_room(key)
         return summary
 
     def public_rooms(self, waiting: bool = True) -> list[dict]:
@@ -116,13 +116,8 @@ class ClusterRouter(Router):
         """The id of the open room with this code (or id); not_found otherwise."""
         room_id = self._lookup(key)
         if room_id is None:
-            raise self._no_room(key)
+            raise self.service.lounge.no_room(key)
         return room_id
-
-    def _no_room(self, key: str) -> LoungeError:
-        """not_found for a code or id, saying why if this process closed the room and knows."""
-        note = self.service.store.closed_note(key) if len(key) <= CODE_LENGTH else None
-        return LoungeError("not_found", note or f"{NO_ROOM} {key!r}")
 
     def _lookup(self, key: str) -> str | None:
         try:
