@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "./fixtures";
 import { heldSeats, holdSeat, releaseSeat, seatState } from "./heldSeats";
-import { freedSeat, identityForRoom, lookAtHeldSeats, takeIdentity } from "./identity";
+import { identityForRoom, lookAtHeldSeats, takeIdentity } from "./identity";
 import type { Room, SeatInfo } from "./types";
+
+/** The seat a tab asking beside a seated one would be offered (what the page looks at). */
+const freedSeat = async (code: string) => (await lookAtHeldSeats(code)).freed;
 
 const ADA = { token: "token-ada", userId: "u0" };
 

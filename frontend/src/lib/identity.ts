@@ -97,17 +97,13 @@ export interface FreedSeat {
 }
 
 /**
- * A seat this browser holds in the room `code` whose tab was closed (the room shows it not
- * connected), looked up as `identityForRoom` does: for a tab that was told the seat is played
- * in another tab, and watches for that tab to go. Null while every such seat is played, or gone.
+ * This browser's seats in the room `code`, looked up as `identityForRoom` does, for a tab that was
+ * told a seat is played in another tab and watches for that tab to go: `freed`, a seat whose tab
+ * was closed (the room shows it not connected; null while every such seat is played, or gone);
+ * the room as it is now (null when this browser holds no seat there or it could not be fetched);
+ * and whether any seat of this browser's is still in it (`held`: false once a closed tab's seat
+ * was given up, its grace period over).
  */
-export async function freedSeat(code: string): Promise<FreedSeat | null> {
-  return (await lookAtHeldSeats(code)).freed;
-}
-
-/** What `freedSeat` finds, with the room as it is now (null when this browser holds no seat there
- * or it could not be fetched) and whether any seat of this browser's is still in it (`held`: false
- * once a closed tab's seat was given up, its grace period over). */
 export async function lookAtHeldSeats(code: string): Promise<{ room: Room | null; freed: FreedSeat | null; held: boolean }> {
   const held = heldSeats(code);
   const room = await roomHolding(code, held);
