@@ -135,7 +135,7 @@ function AskName({ code, room, elsewhere = null, freed = null, onTakeBack, onDon
         {room && <RoomLine room={room} held={freed !== null ? "freed" : elsewhere ? "elsewhere" : null} />}
         {freed !== null ? (
           <div className="notice stack" role="status" data-testid="freed-seat">
-            <p style={{ margin: 0 }}><strong>{freed}</strong>’s tab was closed: play {freed} here?</p>
+            <p style={{ margin: 0 }}><FreedSeatQuestion name={freed} /></p>
             <div className="btn-row">
               <button type="button" className="btn btn-primary" onClick={onTakeBack}>Play {freed} here</button>
             </div>
@@ -274,12 +274,18 @@ function BackToTable({ code, title }: { code: string; title: string }): ReactEle
   );
 }
 
+/** The offer of a seat of this browser's whose tab was closed, in the words of both places that
+ * make it (a tab asking beside the seated one, a tab watching the table). */
+function FreedSeatQuestion({ name }: { name: string }): ReactElement {
+  return <><strong>{name}</strong>’s tab was closed: play {name} here?</>;
+}
+
 /** A seat of this browser's that nobody plays now, offered to a tab watching the room: its player
  * had it in a tab that was closed. */
 function FreedSeatBanner({ name, onTake }: { name: string; onTake: () => void }): ReactElement {
   return (
     <div className="banner banner-info" role="status" data-testid="freed-seat">
-      <span><strong>{name}</strong>’s tab was closed: play {name} here?</span>
+      <span><FreedSeatQuestion name={name} /></span>
       <button type="button" className="btn btn-small btn-primary" onClick={onTake}>Play {name} here</button>
     </div>
   );
