@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from "react";
+import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactElement } from "react";
 import { Chat, ChatBadge, useUnreadChat } from "../components/Chat";
 import { HostAway } from "../components/HostAway";
 import { NameInput } from "../components/NameInput";
@@ -400,8 +400,11 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
 
   // A watching tab sees the room live: a seat of this browser's freed there is offered once it stays
   // free (FREED_AFTER_MS).
-  const freedHere = useLasting(joined && model.spectator && model.status === "online" ? freeSeatIn(joined) : null,
-    seatKey, FREED_AFTER_MS);
+  // Looked at when the room changes (a seat's connection is told in it), not at every render (each
+  // move renders the page again, and the browser's held seats are read from localStorage).
+  const watchingOnline = model.spectator && model.status === "online";
+  const freeHere = useMemo(() => (joined && watchingOnline ? freeSeatIn(joined) : null), [joined, watchingOnline]);
+  const freedHere = useLasting(freeHere, seatKey, FREED_AFTER_MS);
 
   if (hidden) return joined && !gone ? <BackToTable code={code} title={joined.title} /> : null;
   if (!wellFormed) {
