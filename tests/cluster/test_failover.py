@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from backend.db.store import GAME_WITHDRAWN
-from tests.server.harness import TIMEOUT, start_game
+from tests.server.harness import TIMEOUT, create_room, start_game
 
 from .nodes import (
     assert_kept,
@@ -163,10 +163,7 @@ def test_a_room_whose_game_is_withdrawn_is_closed_by_the_process_taking_it_over(
     says why at its code."""
     cluster = cluster_of(2)
     host = connect(cluster.url(0))
-    room = requests.post(f"{cluster.url(0)}/api/rooms",
-                         json={"game": "tic-tac-toe", "name": "Host", "public": True},
-                         headers={"Authorization": f"Bearer {host.token}"},
-                         timeout=TIMEOUT).json()
+    room = create_room(cluster.url(0), host.token, "tic-tac-toe", public=True)
     host.ok("join", {"room": room["code"]})
     listed = f"{cluster.url(1)}/api/rooms"
     assert [r["code"] for r in requests.get(listed, timeout=TIMEOUT).json()["rooms"]] == [
