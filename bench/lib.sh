@@ -13,9 +13,10 @@ stop_tree() { local q; for q in $(descendants "$1" | tac); do kill "$q" 2>/dev/n
 start_lounge() {
   local url=memory
   [ "$2" = sqlite ] && url="sqlite:///$(mktemp -d)/lounge.db"
-  (cd "$CO" && exec env PYTHONPATH="$3" SECRET_KEY=bench-secret-key-bench-secret-key-bench \
+  # From SOURCE's own directory: Python puts the working directory first on a module's path.
+  (cd "$3" && exec env PYTHONPATH="$3" SECRET_KEY=bench-secret-key-bench-secret-key-bench \
     DATABASE_URL="$url" SOCKET_RATE_PER_SECOND=1000000 SOCKET_RATE_BURST=1000000 \
     REST_RATE_PER_MINUTE=100000000 SESSION_RATE_PER_MINUTE=100000000 \
     CONNECT_RATE_PER_MINUTE=100000000 MAX_CONNECTIONS_PER_ADDRESS=1000000 ACCESS_LOG=0 \
-    .venv/bin/lounge serve --host 127.0.0.1 --port "$1") >"$4" 2>&1 &
+    "$CO/.venv/bin/lounge" serve --host 127.0.0.1 --port "$1") >"$4" 2>&1 &
 }

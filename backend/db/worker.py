@@ -88,8 +88,10 @@ class _Link:
     def __init__(self, url: str, fsync: bool, runtime: Runtime) -> None:
         ours, theirs = socket.socketpair()
         path = os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))
+        # -P: not the working directory first, so this process runs this tree's code, not
+        # whichever tree the server was started from (bench/pairs.sh runs a base beside it).
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "backend.db.process", str(theirs.fileno())],
+            [sys.executable, "-P", "-m", "backend.db.process", str(theirs.fileno())],
             pass_fds=[theirs.fileno()], env={**os.environ, "PYTHONPATH": path},
             stdin=subprocess.DEVNULL)
         theirs.close()

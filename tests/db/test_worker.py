@@ -85,6 +85,18 @@ def test_closing_the_store_ends_its_database_process(sqlite_url):
     wait_until(lambda: store.worker.pid is None)
 
 
+def test_the_database_process_runs_this_trees_code_from_any_directory(sqlite_url, tmp_path,
+                                                                     monkeypatch):
+    decoy = tmp_path / "backend" / "db"  # another project's package of the same name
+    decoy.mkdir(parents=True)
+    (decoy.parent / "__init__.py").write_text("")
+    (decoy / "__init__.py").write_text("")
+    (decoy / "process.py").write_text("raise SystemExit('the wrong backend')\n")
+    monkeypatch.chdir(tmp_path)
+    store = open_sql_store(sqlite_url)
+    assert store.finished_matches("nobody") == []
+
+
 def test_a_faulty_save_in_a_batch_fails_alone(db_url):
     store = open_sql_store(db_url)  # its schema
     batches = Batches(store.worker.engine)
