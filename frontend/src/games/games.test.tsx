@@ -90,6 +90,13 @@ describe("Poker 99", () => {
     last: null, max_total: 99, deck_count: 30, signed_amounts: { "10C": 10 },
   });
 
+  it("shows a hand with no card left as none, with a dash where the word would be under its count", () => {
+    render(<Poker99 {...props({ view: { ...v, hands_count: [3, 0, 3], status: ["in", "out", "in"] } })} />);
+    const hand = screen.getByRole("img", { name: "Grace's hand: 0 cards" });
+    expect(within(hand).getByText("none")).toHaveClass("empty-word");
+    expect(within(hand).getByText("—")).toHaveAttribute("aria-hidden", "true");
+  });
+
   it("asks whether a 10 adds or subtracts, with the server's choices", () => {
     const play = vi.fn();
     const legal = [{ move: "play", args: ["10C", "+"] }, { move: "play", args: ["10C", "-"] }, { move: "play", args: ["3D"] }];
