@@ -129,6 +129,14 @@ describe("Poker 99", () => {
     expect(screen.getByRole("button", { name: "Subtract 20" })).toBeInTheDocument();
   });
 
+  it("says the total with a queen's question: on a small phone the box covers the dial", () => {
+    const queen = { ...v, hands: ["QS", "3D"], signed_amounts: { QS: 20 } };
+    const legal = [{ move: "play", args: ["QS", "+"] }, { move: "play", args: ["QS", "-"] }];
+    render(<Poker99 {...props({ view: queen, legal })} />);
+    fireEvent.click(screen.getByRole("button", { name: "queen of spades" }));
+    expect(screen.getByText("The queen of spades: add or subtract? The total is 40.")).toBeInTheDocument();
+  });
+
   it("asks only about the way the server offers when a card has one", () => {
     const queen = { ...v, hands: ["QS", "3D"], signed_amounts: { QS: 20 } };
     const play = vi.fn();
