@@ -94,11 +94,20 @@ def chat(text: str) -> Action:
 def pick(typed: int, model: Model) -> Action:
     numbered = model.numbered()
     if not numbered:
-        return note("You have no move to make right now")
+        return note(no_move(model))
     choice = dict(numbered).get(typed)
     if choice is None:
         return note(f"Pick one of the moves listed: {_numbers(list(dict(numbered)))}")
     return move_action(choice, model)
+
+
+def no_move(model: Model) -> str:
+    """Why a typed number plays nothing, with what comes next once the game is over."""
+    if model.result() is None:
+        return "You have no move to make right now"
+    if model.is_host:
+        return "The game is over: type /rematch to play again"
+    return "The game is over: the host may start a rematch"
 
 
 def _numbers(numbers: list[int]) -> str:

@@ -55,6 +55,12 @@ def test_watch_again_opens_on_the_replay_drawn_on_felt(open_tab, shots):
     # The light labels sit on the dark felt, not on the white page.
     background = board.evaluate("el => getComputedStyle(el).backgroundImage")
     assert "radial-gradient" in background
+    # On a 320 px phone the four steps still share one line under Play (Last went alone below).
+    replay.set_viewport_size({"width": 320, "height": 640})
+    steps = replay.get_by_role("group", name="Steps")
+    tops = {round(steps.get_by_role("button", name=name, exact=True).bounding_box()["y"])
+            for name in ("First", "Back", "Next", "Last")}
+    assert len(tops) == 1, tops
     replay.set_viewport_size({"width": 1280, "height": 800})
     replay.screenshot(path=str(shots / "replay.png"), full_page=False, animations="disabled")
 

@@ -155,3 +155,20 @@ def test_poker_99_middle_row_stays_on_the_felt_of_a_320_px_phone(open_tab):
         assert box is not None
         left, right = box["x"], box["x"] + box["width"]
         assert inside["left"] - 0.5 <= left and right <= inside["right"] + 0.5, (box, inside)
+
+
+def test_the_result_stays_on_the_felt_of_a_320_px_phone(open_tab, shots):
+    """The result's buttons go one under the other rather than push its box past the screen."""
+    ada = open_tab("/", viewport={"width": 320, "height": 640})
+    start_with_bots(ada, "Tic-Tac-Toe", 1)
+    for _ in range(200):
+        if has_result(ada):
+            break
+        take_turn(ada)
+        ada.wait_for_timeout(50)
+    expect(ada.get_by_test_id("result")).to_be_visible()
+    felt = ada.get_by_test_id("table").evaluate("e => e.getBoundingClientRect().toJSON()")
+    box = box_of(ada, "[data-testid=result]")
+    assert felt["left"] <= box["x"] and box["x"] + box["width"] <= felt["right"], (box, felt)
+    assert ada.evaluate("document.documentElement.scrollWidth") <= 320
+    shot(ada, shots, "result-320", full_page=False)

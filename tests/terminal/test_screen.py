@@ -117,6 +117,16 @@ def test_every_game_draws_for_a_player_and_a_spectator(slug, steps):
             assert "Your moves" not in screen
 
 
+def test_a_number_typed_after_the_result_says_the_game_is_over_and_what_comes_next():
+    match = played("tic-tac-toe", 5000)
+    assert match.result is not None
+    host = model_for(match, 0)
+    host.room = {**host.room, "host": ME}
+    assert commands.parse("5", host).text == "The game is over: type /rematch to play again"
+    guest = model_for(match, 1)
+    assert commands.parse("5", guest).text == "The game is over: the host may start a rematch"
+
+
 def test_before_the_room_answers_the_screen_says_it_is_joining():
     screen = text_of(new_model())
     assert "Joining the room…" in screen and "Waiting for the host" not in screen

@@ -81,10 +81,10 @@ export function MyArea({ label, isTurn, children }: { label: string; isTurn: boo
 
 /** The place of a hand or a pile with no card in it. The word does not fit a small slot (another
  * player's hand on a phone): there a dash shows instead, and screen readers still read the word. */
-export function EmptySlot(): ReactElement {
+export function EmptySlot({ word = "empty" }: { word?: string }): ReactElement {
   return (
     <div className="empty-slot">
-      <span className="empty-word">empty</span>
+      <span className="empty-word">{word}</span>
       <span className="empty-mark" aria-hidden="true">—</span>
     </div>
   );
@@ -96,7 +96,7 @@ export function FaceDownHand({ count, label }: { count: number; label: string })
   return (
     <div className="pile-stack" role="img" aria-label={`${label}: ${cardCount(count)}`}>
       {count === 0 ? (
-        <div className="empty-slot" style={{ fontSize: "0.65rem" }}>none</div>
+        <EmptySlot word="none" />
       ) : (
         <div className="fan fan-tight" aria-hidden="true">
           {Array.from({ length: shown }, (_, i) => (

@@ -15,6 +15,9 @@ interface ChoiceWords {
   amounts: Record<string, number>;
   /** The server's words for the signs (GET /api/games), when the view says no amount. */
   labels: Record<string, string>;
+  /** The running total: said with a 10's or a queen's question, as the choice box covers the dial on
+   * a small phone. */
+  total: number;
 }
 
 /** A choice's button: who plays next (a seat), or what the card adds or subtracts. */
@@ -36,10 +39,11 @@ function choiceQuestion(card: string, moves: LegalMove[], words: ChoiceWords): s
     return typeof only === "number" ? `Play your ${name}? ${seatName(words.seats, only)} plays next.`
       : `Who plays after your ${name}?`;
   }
-  if (only === undefined) return `The ${name}: add or subtract?`;
+  const total = ` The total is ${words.total}.`;
+  if (only === undefined) return `The ${name}: add or subtract?${total}`;
   const verb = only === "-" ? "subtract" : "add";
   const amount = words.amounts[card];
-  return `The ${name}: ${verb}${amount === undefined ? "" : ` ${amount}`}?`;
+  return `The ${name}: ${verb}${amount === undefined ? "" : ` ${amount}`}?${total}`;
 }
 
 /** The dial turns red in the last tenth of the totals a play may reach. */
@@ -80,6 +84,7 @@ export function Poker99(props: BoardProps): ReactElement {
     seats,
     amounts: (view.signed_amounts as Record<string, number> | null) ?? {},
     labels: game?.moves.find((m) => m.name === "play")?.labels ?? {},
+    total: (view.total as number) ?? 0,
   };
   const canAct = !busy && !hideHand;
   const offset = fromOffset(last ? last.seat : mover, seat) as CSSProperties;

@@ -90,6 +90,13 @@ describe("Poker 99", () => {
     last: null, max_total: 99, deck_count: 30, signed_amounts: { "10C": 10 },
   });
 
+  it("shows a hand with no card left as none, with a dash where the word would be under its count", () => {
+    render(<Poker99 {...props({ view: { ...v, hands_count: [3, 0, 3], status: ["in", "out", "in"] } })} />);
+    const hand = screen.getByRole("img", { name: "Grace's hand: 0 cards" });
+    expect(within(hand).getByText("none")).toHaveClass("empty-word");
+    expect(within(hand).getByText("—")).toHaveAttribute("aria-hidden", "true");
+  });
+
   it("asks whether a 10 adds or subtracts, with the server's choices", () => {
     const play = vi.fn();
     const legal = [{ move: "play", args: ["10C", "+"] }, { move: "play", args: ["10C", "-"] }, { move: "play", args: ["3D"] }];
@@ -120,6 +127,14 @@ describe("Poker 99", () => {
     fireEvent.click(screen.getByRole("button", { name: "queen of spades" }));
     expect(screen.getByRole("button", { name: "Add 20" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Subtract 20" })).toBeInTheDocument();
+  });
+
+  it("says the total with a queen's question: on a small phone the box covers the dial", () => {
+    const queen = { ...v, hands: ["QS", "3D"], signed_amounts: { QS: 20 } };
+    const legal = [{ move: "play", args: ["QS", "+"] }, { move: "play", args: ["QS", "-"] }];
+    render(<Poker99 {...props({ view: queen, legal })} />);
+    fireEvent.click(screen.getByRole("button", { name: "queen of spades" }));
+    expect(screen.getByText("The queen of spades: add or subtract? The total is 40.")).toBeInTheDocument();
   });
 
   it("asks only about the way the server offers when a card has one", () => {

@@ -1,9 +1,10 @@
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { room, seat } from "../lib/fixtures";
 import { rememberRoom } from "../lib/knownRooms";
 import { hasLeft, markLeft } from "../lib/leftRooms";
+import { parseRoute } from "../lib/router";
 import type { RoomModel } from "../lib/useRoom";
 import type { Room } from "../lib/types";
 import { FREED_AFTER_MS, RoomLine, RoomPage } from "./RoomPage";
@@ -168,6 +169,21 @@ describe("RoomPage, watching and closed", () => {
     await waitFor(() => expect(joining()).toBe(true));
     expect(useRoom.mock.calls.at(-1)?.slice(2, 4)).toEqual(["", true]);
     expect(screen.queryByTestId("join-name")).toBeNull();
+  });
+
+  it("keeps watching after a reload when Just watch was chosen, rather than take a seat", async () => {
+    server.room = room();
+    localStorage.clear();
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    fireEvent.change(await screen.findByTestId("join-name"), { target: { value: "Linus" } });
+    fireEvent.click(screen.getByRole("button", { name: "Just watch" }));
+    expect(useRoom.mock.calls.at(-1)?.slice(2, 4)).toEqual(["Linus", true]);
+    cleanup();
+    const reloaded = parseRoute(window.location.pathname, window.location.search);
+    window.history.replaceState(null, "", "/");
+    await show(<RoomPage code="K7MPQ2" spectate={reloaded.name === "room" && reloaded.spectate} />);
+    await waitFor(() => expect(joining()).toBe(true));
+    expect(useRoom.mock.calls.at(-1)?.slice(2, 4)).toEqual(["Linus", true]);
   });
 
   it("says why the room closed when the server does, without its games (they cannot be watched)", async () => {

@@ -425,6 +425,9 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
       onTakeBack={() => void playFreed()} onDone={(name, watch) => {
         setAnswered(true);
         setEntry({ name, spectate: watch });
+        // In the address, as a Watch link has it: a reload then watches again, where it joined with
+        // the name this page just saved and took a seat in the lobby.
+        if (watch) navigate(`/r/${code}?watch=1`, true);
       }} />;
   }
   if (idError) return <Problem title="Cannot reach the lounge" text={idError} />;
