@@ -13,7 +13,9 @@ TEST_PROCESSES ?= 3
 
 .PHONY: run test lint unit clean frontend frontend-test chromium nginx postgres redis haproxy cluster
 
-# The web client: npm packages when the lock file changes, a build when its sources change.
+# The web client: npm packages when the lock file changes, a build when its sources change. The
+# dev packages too, whatever NODE_ENV says: the build and the tests need them (axe-core, the
+# accessibility check of tests/e2e/test_accessibility.py, is one).
 FRONTEND := frontend
 NODE_STAMP := $(FRONTEND)/node_modules/.installed
 DIST := $(FRONTEND)/dist/index.html
@@ -36,7 +38,7 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $(STAMP)
 
 $(NODE_STAMP): $(FRONTEND)/package-lock.json
-	cd $(FRONTEND) && npm ci --no-audit --no-fund
+	cd $(FRONTEND) && npm ci --include=dev --no-audit --no-fund
 	touch $(NODE_STAMP)
 
 $(DIST): $(NODE_STAMP) $(FRONTEND_SRC)

@@ -74,7 +74,7 @@ NEXT_ACTION_JS = """(allowCurtain) => {
   const order = [
     allowCurtain ? '[data-testid=curtain] button' : null,
     '.nl-pile button.is-target', '.choice-box .btn-accent', 'button.card-playable',
-    "button[aria-label^='Pick up a card']", '.ttt button.is-target', '[data-testid=turn-up]',
+    '.deck-col button.pile-stack', '.ttt button.is-target', '[data-testid=turn-up]',
     'button[data-move]',
   ];
   for (const selector of order) {
@@ -145,7 +145,7 @@ PAGE_SUMMARY_JS = """() => {
     messages: all('.error-msg, [role=status]').map((e) => e.textContent),
     hint: document.querySelector('.hint')?.textContent,
     targets: all('.is-target').length,
-    playable: all('.card-playable').map((e) => e.getAttribute('aria-label')),
+    playable: all('.card-playable').map((e) => e.querySelector('.visually-hidden')?.textContent),
   };
 }"""
 

@@ -65,7 +65,7 @@ def test_three_players_host_join_chat_and_play_to_a_result(open_tab, shots):
     expect(ada.get_by_role("img", name=re.compile(r"Grace's hidden hand: 3 cards"))).to_be_visible()
     card_name = re.compile(r"^(ace|king|queen|jack|\d+) of (hearts|spades|diamonds|clubs)$")
     for card in ada.locator(".me-area [data-card]").all():
-        expect(card).to_have_attribute("aria-label", card_name)
+        expect(card).to_have_accessible_name(card_name)
     shot(ada, shots, "nine-locks")
     shot(linus, shots, "nine-locks-phone")
 

@@ -165,11 +165,15 @@ export function Card(props: CardProps): ReactElement {
   ].filter(Boolean).join(" ");
   const picture = info ? <CardFace code={info.code} /> : <CardBack />;
   if (onSelect) {
+    // Named by its (hidden) words, not an aria-label: the rank drawn on the card is text, and a
+    // button's name must contain the text it shows (WCAG's "label in name"), which "queen of
+    // spades" does not for a "Q".
     return (
-      <button type="button" className={classes} style={style} aria-label={name}
+      <button type="button" className={classes} style={style}
         aria-pressed={selected ?? false} onClick={onSelect} disabled={disabled}
         data-card={info?.code} data-testid={props.testId}>
         {picture}
+        <span className="visually-hidden">{name}</span>
       </button>
     );
   }

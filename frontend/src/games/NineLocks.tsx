@@ -27,7 +27,7 @@ function PileView({ pile, target, onPick, style, selectedCard }: {
     (pile.top ? `, ${cardName(pile.top)} on top` : "") + (pile.count > 1 ? `, ${pile.count} cards` : "");
   const action = selectedCard ? `Play ${cardName(selectedCard)} on pile ${pile.pile + 1}` : `Choose pile ${pile.pile + 1}`;
   const inner = (
-    <span className="pile-stack">
+    <span className="pile-stack" aria-hidden="true">
       {pile.cards.length > 1 && (
         <span className="under-card" aria-hidden="true">
           <CardFace code={pile.cards[pile.cards.length - 2]} />
@@ -44,9 +44,11 @@ function PileView({ pile, target, onPick, style, selectedCard }: {
   return (
     <div className="nl-pile" data-testid={`pile-${pile.pile}`} data-state={pile.state}>
       {/* Always a button, so that becoming a target does not re-create (and re-animate) it. */}
+      {/* Named by hidden words, not an aria-label, for the name holds all the card shows. */}
       <button type="button" className={`target ${target ? "is-target" : ""}`} onClick={onPick ?? undefined}
-        disabled={!onPick} aria-label={onPick ? `${action} (${label})` : label}>
+        disabled={!onPick}>
         {inner}
+        <span className="visually-hidden">{onPick ? `${action} (${label})` : label}</span>
       </button>
       <span className={`state state-${pile.state === "down" ? "facedown" : pile.state}`}>
         {pile.state === "locked" && <LockIcon size={11} />}{STATE_LABEL[pile.state]}
@@ -78,8 +80,9 @@ function Deck({ count, onPickUp }: { count: number; onPickUp: (() => void) | nul
       {onPickUp ? (
         <button type="button" className="target pile-stack card-playable"
           style={{ border: 0, background: "transparent", padding: 0, cursor: "pointer", borderRadius: 8 }}
-          onClick={onPickUp} aria-label={`Pick up a card from the deck (${count} left)`}>
-          <FaceDownHand count={count} label="Deck" />
+          onClick={onPickUp}>
+          <span aria-hidden="true"><FaceDownHand count={count} label="Deck" /></span>
+          <span className="visually-hidden">{`Pick up a card from the deck (${count} left)`}</span>
         </button>
       ) : (
         <FaceDownHand count={count} label="Deck" />

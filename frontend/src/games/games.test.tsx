@@ -32,6 +32,19 @@ describe("Nine Locks", () => {
     expect(play).toHaveBeenCalledWith("pick_up", []);
   });
 
+  // A name given by aria-label must hold the text a button shows (WCAG's "label in name"; axe's
+  // label-content-name-mismatch), and the ranks drawn on a card are text: a card named "queen of
+  // spades" shows a "Q". Named by hidden words in the button, the name is the same, and allowed.
+  it("names its card, pile and deck buttons by their content, not by an aria-label", () => {
+    const legal = [{ move: "play", args: ["9H", 4] }, { move: "pick_up", args: [] }];
+    const { container } = render(<NineLocks {...props({ view: nineLocksView(), legal })} />);
+    fireEvent.click(screen.getByRole("button", { name: "9 of hearts" }));
+    expect(screen.getByRole("button", { name: /^Play 9 of hearts on pile 5 \(Pile 5, unlocked/ })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Pile 1, face down" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Pick up a card from the deck (30 left)" })).toBeInTheDocument();
+    expect(container.querySelectorAll("button[aria-label]")).toHaveLength(0);
+  });
+
   it("shows the other player's hidden hand face down with its count", () => {
     render(<NineLocks {...props({ view: nineLocksView() })} />);
     expect(screen.getByRole("img", { name: "Grace's hidden hand: 3 cards" })).toBeInTheDocument();
