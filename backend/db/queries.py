@@ -348,13 +348,16 @@ def read_closed(code: str, conn: Connection) -> dict | None:
     return None if row is None else dict(row._mapping)
 
 
-def list_matches(room_id: str, limit: int, since: int, conn: Connection) -> list[dict]:
-    """The finished matches of a room that started at ``since`` or later and had a move,
-    newest first (of two that ended in the same millisecond, the later round)."""
+def list_matches(room_id: str, limit: int, since: int, games: list[str],
+                 conn: Connection) -> list[dict]:
+    """The finished matches of a room that started at ``since`` or later, had a move and are
+    of one of these ``games``, newest first (of two that ended in the same millisecond, the
+    later round)."""
     rows = conn.execute(select(MATCHES).where(MATCHES.c.room_id == room_id,
                                               MATCHES.c.finished.is_not(None),
                                               MATCHES.c.started >= since,
-                                              MATCHES.c.moves > 0)
+                                              MATCHES.c.moves > 0,
+                                              MATCHES.c.game.in_(games))
                         .order_by(MATCHES.c.finished.desc(), MATCHES.c.round.desc())
                         .limit(limit))
     return [_match_summary(row) for row in rows]

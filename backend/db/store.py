@@ -223,8 +223,10 @@ class SqlRoomStore:
 
     def finished_matches(self, room_id: str, limit: int = 50, since: int = 0) -> list[dict]:
         """The finished matches played in a room (its host's id; ``since``: those started then
-        or later, as one of its rooms' games), newest first; none without a move."""
-        return self.worker.run(partial(queries.list_matches, room_id, limit, since))
+        or later, as one of its rooms' games), newest first; none without a move, and none of
+        a game the lounge no longer offers (they cannot be watched again)."""
+        return self.worker.run(partial(queries.list_matches, room_id, limit, since,
+                                       sorted(GAMES)))
 
     def purge(self, matches_before: int, users_before: int, notes_before: int = 0
               ) -> dict[str, int]:
