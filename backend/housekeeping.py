@@ -1,11 +1,13 @@
 """Housekeeping: rooms nobody has used for a long time are closed, and old finished matches,
-matches whose room is gone and users who no longer sit anywhere are removed."""
+matches whose room is gone, users who no longer sit anywhere and closed rooms' notes past their
+day are removed."""
 
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING
 
+from .closing import NOTE_MS
 from .rooms import now_ms
 from .store import HistoryStore
 
@@ -41,7 +43,8 @@ class Housekeeper:
         now = now_ms() if now is None else now
         closed = self.close_abandoned(now - int(self.config.ABANDONED_ROOM_SECONDS * 1000))
         keep_ms = int(self.config.MATCH_RETENTION_DAYS * DAY_MS)
-        purged = self.store.purge(matches_before=now - keep_ms, users_before=now - keep_ms)
+        purged = self.store.purge(matches_before=now - keep_ms, users_before=now - keep_ms,
+                                  notes_before=now - NOTE_MS)
         return {"rooms": closed, **purged}
 
     def close_abandoned(self, before: int) -> int:

@@ -7,6 +7,7 @@ import threading
 
 from shared_rules import GAMES
 
+from .closing import ClosedNote
 from .errors import NO_ROOM, LoungeError
 from .rooms import CODE_LENGTH, WAITING, Room, new_code, now_ms
 from .store import RoomStore
@@ -37,8 +38,8 @@ class Lounge:
 
     def _free_code(self) -> str:
         for _ in range(100):
-            code = new_code()  # a closed room's code with a note keeps saying why it closed
-            if self.store.by_code(code) is None and self.store.closed_note(code) is None:
+            code = new_code()  # a closed room's note goes if its code is drawn again
+            if self.store.by_code(code) is None:
                 return code
         raise LoungeError("internal", "No free room code: try again")
 
@@ -50,10 +51,10 @@ class Lounge:
         return room
 
     def no_room(self, key: str) -> LoungeError:
-        """not_found for a code or id, saying why the room closed when this process closed it
-        and was given a reason (:meth:`~backend.store.RoomStore.closed_note`)."""
+        """not_found for a code or id; for the code of a room that closed within a day, saying
+        why (:meth:`~backend.store.RoomStore.closed_note`)."""
         note = self.store.closed_note(key) if len(key) <= CODE_LENGTH else None
-        return LoungeError("not_found", note or f"{NO_ROOM} {key!r}")
+        return LoungeError("not_found", note.message() if note else f"{NO_ROOM} {key!r}")
 
     def public_rooms(self, waiting: bool = True, limit: int = 100) -> list[Room]:
         """Public rooms still waiting for players, or (``waiting=False``) with a game on or just
@@ -63,12 +64,13 @@ class Lounge:
         rooms.sort(key=lambda r: r.created, reverse=True)
         return rooms[:limit]
 
-    def close(self, room: Room) -> None:
-        """Close a room for good: it and its code are gone from the store."""
+    def close(self, room: Room, reason: str) -> None:
+        """Close a room for good: it is gone from the store, and its code says why for a day
+        (``reason``: the ``closed`` event's)."""
         room.closed = True
         room.connections.clear()
         if self.store.get(room.id) is room:
-            self.store.delete(room.id)
+            self.store.delete(room.id, ClosedNote.of(room.code, reason, room.game.slug))
 
     def chat(self, room: Room, user_id: str, text: str) -> dict:
         """Add a chat message from the user; the message as sent to the room."""

@@ -105,7 +105,7 @@ class LoungeService:
     def close_room(self, room: Room, reason: str) -> None:
         """Everyone gets ``closed``; the room and its code are gone. Lock held."""
         self.notifier.closed(room, list(room.connections), reason)
-        self.lounge.close(room)
+        self.lounge.close(room, reason)
 
     # -- rooms from REST ---------------------------------------------------------------------
 

@@ -11,6 +11,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from .closing import ClosedNote
+
 if TYPE_CHECKING:
     from .rooms import Room
 
@@ -33,7 +35,9 @@ class RoomStore(Protocol):
         saved (and raises if it could not be). The room must not change meanwhile."""
         ...
 
-    def delete(self, room_id: str) -> None: ...
+    def delete(self, room_id: str, note: ClosedNote | None = None) -> None:
+        """Forget a room; ``note``: why it closed, told at its code from now on (for a day)."""
+        ...
 
     def rooms(self) -> Iterator[Room]: ...
 
@@ -43,9 +47,9 @@ class RoomStore(Protocol):
 
     def chat_history(self, room_id: str) -> list[dict]: ...
 
-    def closed_note(self, code: str) -> str | None:
-        """Why the room that had this code closed, when the players must be told more than
-        that there is no such room (None otherwise)."""
+    def closed_note(self, code: str) -> ClosedNote | None:
+        """Why the room that had this code closed, if it closed within a day and no room has
+        had the code since (None otherwise)."""
         ...
 
 
@@ -62,7 +66,8 @@ class HistoryStore(RoomStore, Protocol):
 
     def last_active(self, room_id: str) -> int | None: ...
 
-    def purge(self, matches_before: int, users_before: int) -> dict[str, int]: ...
+    def purge(self, matches_before: int, users_before: int, notes_before: int = 0
+              ) -> dict[str, int]: ...
 
 
 class MemoryRoomStore:
@@ -72,7 +77,7 @@ class MemoryRoomStore:
         self._rooms: dict[str, Room] = {}
         self._codes: dict[str, str] = {}
         self._chat: dict[str, deque[dict]] = {}
-        self._notes: dict[str, str] = {}  # code -> why its room closed
+        self._notes: dict[str, ClosedNote] = {}  # by code, oldest first
         self._history = history
 
     def get(self, room_id: str) -> Room | None:
@@ -88,6 +93,8 @@ class MemoryRoomStore:
         """Store a new or changed room."""
         if room.closed:
             return  # a late message about a closed room must not bring it back
+        if room.id not in self._rooms:
+            self._notes.pop(room.code, None)  # a new room with the code: its note is over
         self._rooms[room.id] = room
         self._codes[room.code] = room.id
 
@@ -96,12 +103,14 @@ class MemoryRoomStore:
         self.save(room)
         return _saved
 
-    def delete(self, room_id: str) -> None:
-        """Forget a room, its code and its chat."""
+    def delete(self, room_id: str, note: ClosedNote | None = None) -> None:
+        """Forget a room, its code and its chat; ``note``: why it closed."""
         room = self._rooms.pop(room_id, None)
         if room is not None and self._codes.get(room.code) == room_id:
             del self._codes[room.code]
         self._chat.pop(room_id, None)
+        if note is not None:
+            self.note_closed(note)
 
     def rooms(self) -> Iterator[Room]:
         """Every stored room."""
@@ -121,13 +130,17 @@ class MemoryRoomStore:
         """A room's last messages, oldest first."""
         return list(self._chat.get(room_id, ()))
 
-    def note_closed(self, code: str, why: str) -> None:
-        """Remember why the room with this code closed, for as long as the process runs."""
-        self._notes[code.upper()] = why
+    def note_closed(self, note: ClosedNote) -> None:
+        """Remember why the room with this code closed; the notes past their day go."""
+        self._notes.pop(note.code, None)
+        self._notes[note.code] = note
+        while self._notes and not next(iter(self._notes.values())).current():
+            self._notes.pop(next(iter(self._notes)))
 
-    def closed_note(self, code: str) -> str | None:
-        """Why the room that had this code closed, if it was noted."""
-        return self._notes.get(code.upper())
+    def closed_note(self, code: str) -> ClosedNote | None:
+        """Why the room that had this code closed, if it was noted within a day."""
+        note = self._notes.get(code.upper())
+        return note if note is not None and note.current() else None
 
 
 def _saved() -> None:

@@ -169,7 +169,8 @@ class ClusterNode:
         """The claimed rooms, rebuilt from the database and held from now on."""
         for room_id in claimed:
             self.lose(room_id)  # a copy from an earlier ownership must never act again
-        rooms = self.store.load(self.service.lounge.hard_seconds, ids=list(claimed))
+        rooms = self.store.load(self.service.lounge.hard_seconds, ids=list(claimed),
+                                closed=self.notifier.closed_unrun)
         self.epochs.update({room.id: claimed[room.id] for room in rooms})  # held once loaded
         missing = set(claimed) - {room.id for room in rooms}
         if missing:  # closed meanwhile, or at the load (its game is no longer offered)

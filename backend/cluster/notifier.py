@@ -27,6 +27,8 @@ from .directory import Directory
 #   {"k": "emit", "room": room id, "e": event, "d": data}  to its connections in the room
 #   {"k": "emit", "to": sid, "e": event, "d": data}        to one of its connections
 #   {"k": "dismiss", "room": room id, "sids": [sid, ...]}  those connections left the room
+#   {"k": "closed", "room": room id, "reason": reason}     (to all) a room closed unrun: its
+#                                                          connections get closed and leave it
 #   {"k": "told", "told": [message, ...]}                  several of these, in order
 # Any message may carry "told" (a reply to a forwarded event does): those come first.
 
@@ -85,6 +87,13 @@ class ClusterNotifier:
         self.dismiss(room, conns)
         self.sockets.server.close_room(channel(room.id))
 
+    def closed_unrun(self, room_id: str, reason: str) -> None:
+        """A room closed by a process taking it over, without running it (its game is no
+        longer offered): its owner knew its connections, and died; every process tells its
+        own and lets them go."""
+        self.directory.remove(room_id)
+        self.bus.to_all({"k": "closed", "room": room_id, "reason": reason})
+
     def hold(self, node: str) -> None:
         """Keep what is said to a process's connections until :meth:`release` (while the
         owner runs an event that process forwarded)."""
@@ -114,6 +123,14 @@ class ClusterNotifier:
             self.sockets.send(message["to"], message["e"], message["d"])
         elif kind == "dismiss":
             self.sockets.dismiss(message["room"], message["sids"])
+        elif kind == "closed":
+            self._closed_here(message["room"], message["reason"])
+
+    def _closed_here(self, room_id: str, reason: str) -> None:
+        """This process's connections in a room closed unrun get ``closed`` and leave it."""
+        self.sockets.broadcast(room_id, "closed", {"reason": reason})
+        self.sockets.dismiss(room_id, [conn.sid for conn in self.sockets.members(room_id)])
+        self.sockets.server.close_room(channel(room_id))
 
     def _to(self, node: str, message: dict) -> None:
         with self.lock:  # posted under the lock: in order with any reply release() posts

@@ -106,6 +106,16 @@ class ChatRow(Base):
     ts: Mapped[int] = mapped_column(BigInteger)
 
 
+class ClosedRoomRow(Base):
+    """Why the room that had a code closed (a reason of the ``closed`` event), told at that
+    code for a day (:mod:`backend.closing`); a new room with the code removes it."""
+
+    __tablename__ = "closed_rooms"
+    code: Mapped[str] = mapped_column(String(6), primary_key=True)
+    reason: Mapped[str] = mapped_column(String(20))
+    game: Mapped[str] = mapped_column(String(40))
+    closed: Mapped[int] = mapped_column(BigInteger, index=True)
+
 
 class RoomLease(Base):
     """Cluster mode: which process owns a room, and the epoch (fencing token) of that

@@ -19,11 +19,11 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .models import ChatRow, MatchRow, MoveRow, RoomLease, RoomRow, SeatRow, User
+from .models import ChatRow, ClosedRoomRow, MatchRow, MoveRow, RoomLease, RoomRow, SeatRow, User
 
 ROOMS, SEATS, MATCHES = RoomRow.__table__, SeatRow.__table__, MatchRow.__table__
 MOVES, CHAT, USERS = MoveRow.__table__, ChatRow.__table__, User.__table__
-LEASES = RoomLease.__table__
+LEASES, CLOSED = RoomLease.__table__, ClosedRoomRow.__table__
 
 
 # -- writing a room's changes ------------------------------------------------------------------
@@ -126,6 +126,7 @@ def _statements() -> dict[str, Callable[[Any], Any]]:
     return {
         "fence": lambda _d: FENCE,
         "insert_room": lambda _d: ROOMS.insert(),
+        "new_code": lambda _d: delete(CLOSED).where(CLOSED.c.code == bindparam("code")),
         "lease": lambda _d: NEW_LEASE,
         "update_room": update_room,
         "clear_seats": lambda _d: delete(SEATS).where(SEATS.c.room_id == bindparam("room")),
@@ -213,11 +214,15 @@ ABANDONED = '{"abandoned":true}'
 
 
 def delete_room(room_id: str, epoch: int | None, conn: Connection,
-                abandon: dict | None = None) -> None:
+                abandon: dict | None = None, note: dict | None = None) -> None:
     """The room, its seats and chat; its finished matches stay, for their history. A game
     cut short by the closing (``abandon``: its match id, moves and time) is kept as finished
-    with the result ``{"abandoned": true}``; any other unfinished match goes."""
+    with the result ``{"abandoned": true}``; any other unfinished match goes. ``note``: why it
+    closed (a row of closed_rooms), which replaces any earlier note of its code."""
     fence(room_id, epoch, conn)
+    if note is not None:
+        conn.execute(delete(CLOSED).where(CLOSED.c.code == note["code"]))
+        conn.execute(CLOSED.insert(), note)
     if abandon is not None:
         conn.execute(update(MATCHES).where(MATCHES.c.id == abandon["match"],
                                            MATCHES.c.finished.is_(None))
@@ -235,13 +240,16 @@ def delete_room(room_id: str, epoch: int | None, conn: Connection,
         conn.execute(delete(LEASES).where(LEASES.c.room_id == room_id))
 
 
-def purge(matches_before: int, users_before: int, conn: Connection) -> dict[str, int]:
-    """Remove finished matches older than ``matches_before``, matches whose room is gone, and
-    users with no seat not seen since ``users_before``; how many matches and users went.
-    On PostgreSQL one process at a time does it (a cluster's others find the lock taken)."""
+def purge(matches_before: int, users_before: int, conn: Connection,
+          notes_before: int = 0) -> dict[str, int]:
+    """Remove finished matches older than ``matches_before``, matches whose room is gone,
+    users with no seat not seen since ``users_before``, and closed rooms' notes older than
+    ``notes_before``; how many matches and users went. On PostgreSQL one process at a time
+    does it (a cluster's others find the lock taken)."""
     if conn.dialect.name == "postgresql" and not conn.execute(
             text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": PURGE_LOCK}).scalar():
         return {"matches": 0, "users": 0}
+    conn.execute(delete(CLOSED).where(CLOSED.c.closed < notes_before))
     old = select(MATCHES.c.id).where(MATCHES.c.finished < matches_before)
     orphans = (select(MATCHES.c.id).where(MATCHES.c.finished.is_(None))
                .where(~select(ROOMS.c.id).where(ROOMS.c.id == MATCHES.c.room_id).exists()))
@@ -334,13 +342,22 @@ def read_match(match_id: str, conn: Connection) -> dict | None:
                      **({"actor": m.actor} if m.actor else {})} for m in moves]}
 
 
-def list_matches(room_id: str, limit: int, since: int, conn: Connection) -> list[dict]:
-    """The finished matches of a room that started at ``since`` or later and had a move,
-    newest first (of two that ended in the same millisecond, the later round)."""
+def read_closed(code: str, conn: Connection) -> dict | None:
+    """Why the room that had this code closed (its closed_rooms row), if that was noted."""
+    row = conn.execute(select(CLOSED).where(CLOSED.c.code == code)).first()
+    return None if row is None else dict(row._mapping)
+
+
+def list_matches(room_id: str, limit: int, since: int, games: list[str],
+                 conn: Connection) -> list[dict]:
+    """The finished matches of a room that started at ``since`` or later, had a move and are
+    of one of these ``games``, newest first (of two that ended in the same millisecond, the
+    later round)."""
     rows = conn.execute(select(MATCHES).where(MATCHES.c.room_id == room_id,
                                               MATCHES.c.finished.is_not(None),
                                               MATCHES.c.started >= since,
-                                              MATCHES.c.moves > 0)
+                                              MATCHES.c.moves > 0,
+                                              MATCHES.c.game.in_(games))
                         .order_by(MATCHES.c.finished.desc(), MATCHES.c.round.desc())
                         .limit(limit))
     return [_match_summary(row) for row in rows]
@@ -349,6 +366,6 @@ def list_matches(room_id: str, limit: int, since: int, conn: Connection) -> list
 def count_rows(conn: Connection) -> dict[str, int]:
     """How many rows each table holds (for ``lounge db status`` and the tests)."""
     tables = {"users": USERS, "rooms": ROOMS, "seats": SEATS, "matches": MATCHES,
-              "match_moves": MOVES, "chat_messages": CHAT}
+              "match_moves": MOVES, "chat_messages": CHAT, "closed_rooms": CLOSED}
     return {name: conn.execute(select(func.count()).select_from(table)).scalar_one()
             for name, table in tables.items()}

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 
 from shared_rules import GAMES
 
+from ..closing import ClosedNote
 from ..errors import LoungeError
 from ..rooms import PLAYING, Room, now_ms
 from ..store import CHAT_HISTORY, MemoryRoomStore
@@ -27,9 +28,7 @@ from .worker import DbWorker, LocalDbWorker
 log = logging.getLogger(__name__)
 ACTIVITY_STEP_MS = 60_000  # a room's last-activity time is rewritten at most once a minute
 SAVE_FAILED = "The lounge could not save that just now: try again"
-#: What a player reads who comes back to a room closed because its game was withdrawn.
-GAME_WITHDRAWN = ("Room {code} has closed: its game ({game}) is no longer offered here. "
-                  "The host can open a new room with another game.")
+WITHDRAWN = "game_withdrawn"  # the closing reason of a room whose game is no longer offered
 FENCED = "lounge_fenced"  # the error of a save whose lease epoch is no longer the room's
 
 
@@ -71,8 +70,16 @@ class SqlRoomStore:
     def chat_history(self, room_id: str) -> list[dict]:
         return self.memory.chat_history(room_id)
 
-    def closed_note(self, code: str) -> str | None:
-        return self.memory.closed_note(code)
+    def closed_note(self, code: str) -> ClosedNote | None:
+        """Why the room that had this code closed, as the database has it (any process may
+        have closed it), if within a day."""
+        try:
+            row = self.worker.run(partial(queries.read_closed, code.upper()))
+        except Exception:  # the plain "no such room" will do
+            log.exception("reading why room %s closed failed", code)
+            return None
+        note = None if row is None else ClosedNote(**row)
+        return note if note is not None and note.current() else None
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -111,9 +118,10 @@ class SqlRoomStore:
 
         return finish
 
-    def delete(self, room_id: str) -> None:
+    def delete(self, room_id: str, note: ClosedNote | None = None) -> None:
         """Forget a closed room; its finished games stay in the database for their history,
-        and so does a game the closing cut short, as abandoned."""
+        and so does a game the closing cut short, as abandoned. ``note``: why it closed, kept
+        with the deletion."""
         saved, epoch = self._saved.get(room_id), self._epoch(room_id)
         self.forget(room_id)
         abandon = None
@@ -122,7 +130,8 @@ class SqlRoomStore:
             abandon = {"match": saved.match_id, "moves": saved.match.version,
                        "finished": now_ms()}
         try:
-            self.worker.run(partial(queries.delete_room, room_id, epoch, abandon=abandon))
+            self.worker.run(partial(queries.delete_room, room_id, epoch, abandon=abandon,
+                                    note=None if note is None else asdict(note)))
         except Exception:  # it comes back at the next start, and closes after its grace period
             log.exception("deleting room %s failed", room_id)
 
@@ -149,13 +158,16 @@ class SqlRoomStore:
 
     # -- starting up -------------------------------------------------------------------------
 
-    def load(self, hard_seconds: float = 1.0, ids: list[str] | None = None) -> list[Room]:
+    def load(self, hard_seconds: float = 1.0, ids: list[str] | None = None,
+             closed: Callable[[str, str], None] | None = None) -> list[Room]:
         """Every room of the database (or those with these ids) back in memory, its match
-        replayed; the rooms."""
+        replayed; the rooms. A room closed instead (its game is no longer offered) is passed
+        to ``closed`` with the reason, for its players to be told."""
         loaded = []
         for stored in self.worker.run(partial(queries.read_rooms, ids)):
             if stored.row.game not in GAMES:
-                self._close_withdrawn(stored)
+                if self._close_withdrawn(stored) and closed is not None:
+                    closed(stored.row.id, WITHDRAWN)
                 continue
             try:
                 room = rebuild(stored, hard_seconds)
@@ -170,22 +182,25 @@ class SqlRoomStore:
             loaded.append(room)
         return loaded
 
-    def _close_withdrawn(self, stored: StoredRoom) -> None:
+    def _close_withdrawn(self, stored: StoredRoom) -> bool:
         """A room whose game this lounge no longer offers (an update removed or renamed it):
         closed as any room is, so that its code and its host are free again and a game cut
-        short stays in its history as abandoned; whoever comes back to its code is told why."""
+        short stays in its history as abandoned; whoever comes back to its code is told why.
+        Whether it closed."""
         row, match = stored.row, stored.match
         abandon = None
         if row.status == PLAYING and match is not None and match.finished is None:
             abandon = {"match": match.id, "moves": len(stored.moves), "finished": now_ms()}
+        note = asdict(ClosedNote.of(row.code, WITHDRAWN, row.game))
         try:
-            self.worker.run(partial(queries.delete_room, row.id, None, abandon=abandon))
+            self.worker.run(partial(queries.delete_room, row.id, None, abandon=abandon,
+                                    note=note))
         except Exception:  # it stays in the database: closed at the next start
             log.exception("closing room %s, whose game %r is no longer offered, failed",
                           row.code, row.game)
-            return
+            return False
         log.warning("room %s closed: its game %r is no longer offered", row.code, row.game)
-        self.memory.note_closed(row.code, GAME_WITHDRAWN.format(code=row.code, game=row.game))
+        return True
 
     def forget(self, room_id: str) -> Room | None:
         """Drop a room from memory, the database untouched (in cluster mode: a room this
@@ -208,13 +223,18 @@ class SqlRoomStore:
 
     def finished_matches(self, room_id: str, limit: int = 50, since: int = 0) -> list[dict]:
         """The finished matches played in a room (its host's id; ``since``: those started then
-        or later, as one of its rooms' games), newest first; none without a move."""
-        return self.worker.run(partial(queries.list_matches, room_id, limit, since))
+        or later, as one of its rooms' games), newest first; none without a move, and none of
+        a game the lounge no longer offers (they cannot be watched again)."""
+        return self.worker.run(partial(queries.list_matches, room_id, limit, since,
+                                       sorted(GAMES)))
 
-    def purge(self, matches_before: int, users_before: int) -> dict[str, int]:
+    def purge(self, matches_before: int, users_before: int, notes_before: int = 0
+              ) -> dict[str, int]:
         """Remove finished matches older than ``matches_before``, matches whose room is gone,
-        and users with no seat not seen since ``users_before`` (milliseconds)."""
-        return self.worker.run(partial(queries.purge, matches_before, users_before))
+        users with no seat not seen since ``users_before``, and closed rooms' notes older than
+        ``notes_before`` (milliseconds)."""
+        return self.worker.run(partial(queries.purge, matches_before, users_before,
+                                       notes_before=notes_before))
 
 
 def _nothing() -> None:
@@ -243,6 +263,7 @@ def _plan(room: Room, saved: Saved | None, leases: Leasing | None = None
     writes = Writes(room.id)
     if saved is None:
         writes.add("insert_room", _room_row(room, fields, now))
+        writes.add("new_code", {"code": room.code})  # a closed room's note of it is over
     elif saved.fields != fields or now - saved.updated >= ACTIVITY_STEP_MS:
         row = _room_row(room, fields, now)
         writes.add("update_room", {"room": row.pop("id"), **row})

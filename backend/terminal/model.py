@@ -24,6 +24,7 @@ CLOSED = {  # why a room closed, in the web client's words
     "host_left": "The host closed the room.",
     "host_disconnected": "The host lost their connection, so the room was closed.",
     "abandoned": "Nothing had happened here for hours, so the room was closed.",
+    "game_withdrawn": "Its game is no longer offered here, so the room was closed.",
 }
 HOST_AWAY_HOLD = 2.0  # seconds the host is gone before the guests are told (a restart is quicker)
 

@@ -12,7 +12,6 @@ import time
 import pytest
 import requests
 
-from backend.db.store import GAME_WITHDRAWN
 from tests.server.harness import TIMEOUT, create_room, start_game
 
 from .nodes import (
@@ -159,12 +158,15 @@ def test_a_removed_player_still_only_watches_after_a_takeover(cluster_of):
 
 def test_a_room_whose_game_is_withdrawn_is_closed_by_the_process_taking_it_over(cluster_of):
     """A rolling update removed the room's game: the process that takes the room over closes
-    it for good (no lease left to claim again and again), takes it off the public list, and
-    says why at its code."""
+    it for good (no lease left to claim again and again), takes it off the public list, tells
+    the players still connected (through another process) that it closed, and says why at its
+    code."""
     cluster = cluster_of(2)
     host = connect(cluster.url(0))
     room = create_room(cluster.url(0), host.token, "tic-tac-toe", public=True)
     host.ok("join", {"room": room["code"]})
+    guest = connect(cluster.url(1))
+    guest.ok("join", {"room": room["code"], "name": "Linus"})
     listed = f"{cluster.url(1)}/api/rooms"
     assert [r["code"] for r in requests.get(listed, timeout=TIMEOUT).json()["rooms"]] == [
         room["code"]]
@@ -172,8 +174,24 @@ def test_a_room_whose_game_is_withdrawn_is_closed_by_the_process_taking_it_over(
     cluster.kill(0)
     assert wait_until(lambda: cluster.owner(room["id"]) == ("", -1), 10)
     assert cluster.schema.query("SELECT count(*) AS n FROM rooms")[0].n == 0
+    guest.wait_for(lambda: guest.received("closed") == [{"reason": "game_withdrawn"}])
+    assert guest.call("chat", {"text": "anyone?"})["error"]["code"] == "not_in_room"
     assert wait_until(lambda: requests.get(listed, timeout=TIMEOUT).json()["rooms"] == [], 5)
     answer = requests.get(f"{cluster.url(1)}/api/rooms/{room['code']}", timeout=TIMEOUT)
     assert answer.status_code == 404
-    assert answer.json()["error"]["message"] == GAME_WITHDRAWN.format(code=room["code"],
-                                                                      game="pirate-poker")
+    assert answer.json()["error"]["message"] == (
+        f"Room {room['code']} has closed: its game (pirate-poker) is no longer offered here. "
+        "The host can open a new room with another game.")
+
+
+def test_another_process_tells_a_late_arrival_that_the_host_left(cluster_of):
+    cluster = cluster_of(2)
+    host, room = hosted(cluster, 0, 0, "tic-tac-toe")
+    host.ok("leave")
+    why = f"Room {room['code']} has closed: the host left."
+    answer = requests.get(f"{cluster.url(1)}/api/rooms/{room['code']}", timeout=TIMEOUT)
+    assert (answer.status_code, answer.json()["error"]) == (
+        404, {"code": "not_found", "message": why})
+    late = connect(cluster.url(1))
+    assert late.call("join", {"room": room["code"]})["error"] == {
+        "code": "not_found", "message": why}

@@ -35,6 +35,7 @@ def test_abandoned_rooms_close_and_old_games_go(sqlite_url):
     assert keeper.sweep() == {"rooms": 0, "matches": 0, "users": 0}
     assert keeper.sweep(now_ms() + 2 * 3600 * 1000) == {"rooms": 2, "matches": 0, "users": 0}
     assert store.get(idle.id) is None and idle.closed and store.count() == 0
+    assert store.closed_note(idle.code).reason == "abandoned"
     assert len(store.finished_matches(finished.id)) == 1
     assert keeper.sweep(now_ms() + 8 * DAY_MS) == {"rooms": 0, "matches": 1, "users": 3}
     with store.worker.engine.connect() as conn:
@@ -46,7 +47,7 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
     assert main(["db", "upgrade", "--database-url", sqlite_url]) == 0
     assert main(["db", "status", "--database-url", sqlite_url]) == 0
     out = capsys.readouterr().out
-    assert "revision: 0007 (latest: 0007)" in out and "match_moves    0" in out
+    assert "revision: 0008 (latest: 0008)" in out and "match_moves    0" in out
     assert main(["db", "downgrade", "--database-url", sqlite_url]) == 2
     assert main(["db", "current", "--database-url", "not a url"]) == 2
     capsys.readouterr()
@@ -54,7 +55,7 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
         assert main(["db", action, "--revision", "zzz", "--database-url", sqlite_url]) == 2
         assert capsys.readouterr().err == "lounge db: Can't locate revision identified by 'zzz'\n"
     assert main(["db", "current", "--database-url", sqlite_url]) == 0
-    assert "revision: 0007 (latest: 0007)" in capsys.readouterr().out
+    assert "revision: 0008 (latest: 0008)" in capsys.readouterr().out
 
 
 def test_the_db_command_says_in_one_line_that_a_database_cannot_be_used(tmp_path, capsys):

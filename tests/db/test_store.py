@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import text
 
 from backend import views
+from backend.closing import NOTE_MS
 from backend.db.database import (
     current_revision,
     database_url,
@@ -28,8 +29,9 @@ from backend.db.records import new_match_id
 from backend.errors import LoungeError
 from backend.history import MATCH_ID
 from backend.lounge import Lounge
-from backend.rooms import FINISHED, PLAYING
+from backend.rooms import FINISHED, PLAYING, Room, now_ms
 from backend.store import HistoryStore, MemoryRoomStore
+from shared_rules import GAMES
 
 from .helpers import new_room, new_user, open_sql_store, play, started_room
 
@@ -158,15 +160,18 @@ def test_a_room_whose_game_is_no_longer_offered_is_closed_at_load(db_url, caplog
     with store.worker.engine.begin() as conn:
         conn.execute(text("UPDATE rooms SET game = 'pirate-poker'"))
         conn.execute(text("UPDATE matches SET game = 'pirate-poker'"))
-    store = open_sql_store(db_url)
-    assert store.load() == []
+    store, closed = open_sql_store(db_url), []
+    assert store.load(closed=lambda *told: closed.append(told)) == []
+    assert closed == [(room.id, "game_withdrawn")]
     assert f"room {room.code} closed: its game 'pirate-poker' is no longer offered" in caplog.text
     with store.worker.engine.connect() as conn:
         assert {k: v for k, v in count_rows(conn).items() if k != "users"} == {
-            "rooms": 0, "seats": 0, "matches": 1, "match_moves": 3, "chat_messages": 0}
-    assert [(m["result"], m["moves"]) for m in store.finished_matches(room.id)] == [
-        ({"abandoned": True}, 3)]
-    lounge = Lounge(store)
+            "rooms": 0, "seats": 0, "matches": 1, "match_moves": 3, "chat_messages": 0,
+            "closed_rooms": 1}
+        kept = conn.execute(text("SELECT result, moves FROM matches")).one()
+    assert tuple(kept) == ('{"abandoned":true}', 3)
+    assert store.finished_matches(room.id) == []  # it cannot be watched again: not listed
+    lounge = Lounge(open_sql_store(db_url))  # another process of the cluster says it too
     with pytest.raises(LoungeError) as caught:
         lounge.find(room.code.lower())
     assert caught.value.code == "not_found"
@@ -236,7 +241,7 @@ def closed_in_a_rematch(db_url: str, moves: int):
         room.rematch(room.host)
         store.save(room)
         play(room, store, moves)
-        Lounge(store).close(room)
+        Lounge(store).close(room, "host_left")
     return store, room
 
 
@@ -273,6 +278,55 @@ def test_chat_keeps_the_last_hundred_messages(db_url):
     assert [m["text"] for m in history] == [f"message {i}" for i in range(5, 105)]
 
 
+def test_a_closed_rooms_code_says_why_after_a_restart_until_a_new_room_takes_it(db_url):
+    store = open_sql_store(db_url)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    with room.lock:
+        Lounge(store).close(room, "host_disconnected")
+    again = reopen(db_url)
+    note = again.closed_note(room.code.lower())
+    assert (note.code, note.reason, note.game) == (room.code, "host_disconnected", "tic-tac-toe")
+    with pytest.raises(LoungeError) as err:
+        Lounge(again).find(room.code)
+    assert (err.value.code, err.value.message) == (
+        "not_found", f"Room {room.code} has closed: the host lost their connection and did "
+                     "not come back in time.")
+    taken = Room(new_user(), room.code, GAMES["poker99"], "Zoe", public=False)
+    again.save(taken)
+    assert reopen(db_url).closed_note(room.code) is None
+    with taken.lock:
+        Lounge(again).close(taken, "abandoned")
+    assert reopen(db_url).closed_note(room.code).reason == "abandoned"
+
+
+def test_a_note_past_its_day_is_not_told_and_purge_removes_it(db_url):
+    store = open_sql_store(db_url)
+    lounge = Lounge(store)
+    old, recent = (lounge.create_room(new_user(), "tic-tac-toe", "Ada", public=False)
+                   for _ in range(2))
+    lounge.close(old, "host_left")
+    lounge.close(recent, "host_left")
+    day_old = now_ms() - NOTE_MS
+    with store.worker.engine.begin() as conn:
+        conn.execute(text("UPDATE closed_rooms SET closed = :t WHERE code = :c"),
+                     {"t": day_old, "c": old.code})
+    assert store.closed_note(old.code) is None and store.closed_note(recent.code) is not None
+    store.purge(matches_before=0, users_before=0, notes_before=day_old + 1)
+    with store.worker.engine.connect() as conn:
+        assert count_rows(conn)["closed_rooms"] == 1
+
+
+def test_the_games_of_a_game_no_longer_offered_are_not_listed(db_url):
+    store = open_sql_store(db_url)
+    room = started_room(Lounge(store), "tic-tac-toe", 2)
+    with room.lock:
+        play(room, store, 9)
+    assert len(store.finished_matches(room.id)) == 1
+    with store.worker.engine.begin() as conn:
+        conn.execute(text("UPDATE matches SET game = 'pirate-poker'"))
+    assert store.finished_matches(room.id) == []
+
+
 def test_purge_removes_old_games_and_users_with_no_seat(db_url):
     store = open_sql_store(db_url)
     lounge = Lounge(store)
@@ -281,9 +335,11 @@ def test_purge_removes_old_games_and_users_with_no_seat(db_url):
         play(room, store, 9)
     assert store.purge(matches_before=0, users_before=0) == {"matches": 0, "users": 0}
     with room.lock:
-        lounge.close(room)
+        lounge.close(room, "host_left")
     far = 2 ** 62
     assert store.purge(matches_before=far, users_before=far) == {"matches": 1, "users": 2}
+    assert store.closed_note(room.code) is not None  # notes_before not given: kept
+    store.purge(matches_before=0, users_before=0, notes_before=far)
     with store.worker.engine.connect() as conn:
         assert set(count_rows(conn).values()) == {0}
 
@@ -291,7 +347,7 @@ def test_purge_removes_old_games_and_users_with_no_seat(db_url):
 def test_migrations_go_down_and_up_again(db_url):
     engine = make_engine(db_url)
     upgrade(engine)
-    assert current_revision(engine) == head_revision(engine) == "0007"
+    assert current_revision(engine) == head_revision(engine) == "0008"
     downgrade(engine, "base")
     assert current_revision(engine) is None
     upgrade(engine)
@@ -316,7 +372,7 @@ def test_a_migration_cut_short_leaves_the_schema_as_it_was(db_url):
     with engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE match_moves DROP COLUMN actor")
     upgrade(engine)
-    assert current_revision(engine) == "0007"
+    assert current_revision(engine) == "0008"
 
 
 def test_moves_saved_before_the_table_lost_its_rowid_are_kept(sqlite_url):

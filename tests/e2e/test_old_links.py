@@ -1,4 +1,4 @@
-"""Links: a closed room's link says the room has closed, an open room's says where it leads
+"""Links: a closed room's link says why the room closed, an open room's says where it leads
 before asking a name; a replay link opens on the game itself, drawn on felt so that its labels
 can be read."""
 
@@ -19,15 +19,23 @@ def test_an_old_room_link_says_the_room_has_closed(open_tab):
     ada.get_by_role("button", name="Close room").click()
     expect(grace.get_by_role("heading", name="This room was closed")).to_be_visible()
 
-    # Days later, Grace opens the old link again: this browser remembers the room.
+    # Later that day, Grace opens the old link again: the server says why it closed, and this
+    # browser, which remembers the room, leads to its games.
     grace.goto(f"/r/{code}")
     expect(grace.get_by_role("heading", name="This room has closed")).to_be_visible()
-    expect(grace.get_by_role("alert")).to_contain_text(f"Tic-Tac-Toe table {code}")
+    expect(grace.get_by_role("alert")).to_contain_text(f"Room {code} has closed: the host left.")
     expect(grace.get_by_role("link", name="See its games")).to_be_visible()
 
-    # A browser that never was in it cannot tell closed from mistyped, and says so.
+    # A friend following the invite late is told the same, without the games of a room they
+    # were never in.
     stranger = open_tab("/", name="Linus")
     stranger.goto(f"/r/{code}")
+    expect(stranger.get_by_role("heading", name="This room has closed")).to_be_visible()
+    expect(stranger.get_by_role("alert")).to_contain_text(f"Room {code} has closed: the host left.")
+    expect(stranger.get_by_role("link", name="See its games")).to_have_count(0)
+
+    # A code no room ever had cannot be told from a mistyped one, and says so.
+    stranger.goto("/r/ZZZZZZ")
     expect(stranger.get_by_role("heading", name="No open room with this code")).to_be_visible()
     expect(stranger.get_by_role("alert")).to_contain_text("it may have closed")
 

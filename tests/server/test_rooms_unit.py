@@ -12,11 +12,12 @@ from backend import views
 from backend.api import STATUS
 from backend.auth import TokenSigner, bearer_token
 from backend.bots import BotRunner
+from backend.closing import NOTE_MS, WHY, ClosedNote
 from backend.config import Config, from_env
 from backend.errors import CODES, LoungeError
 from backend.lounge import Lounge
 from backend.ratelimit import KeyedLimiter, TokenBucket
-from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING
+from backend.rooms import CODE_ALPHABET, FINISHED, PLAYING, now_ms
 from backend.runtime import Runtime
 from backend.schemas import SOCKET_SCHEMAS, Remembered
 from backend.store import MemoryRoomStore
@@ -58,16 +59,49 @@ def test_codes_use_the_alphabet_without_look_alikes_and_find_any_case():
     assert code_of(err) == "not_found"
 
 
-def test_a_closed_rooms_note_answers_its_code_which_no_new_room_takes(monkeypatch):
-    store = MemoryRoomStore()
-    store.note_closed("K7QX2M", "Room K7QX2M has closed: its game is gone.")
-    lounge = Lounge(store)
+def test_a_closed_rooms_code_says_why_it_closed_for_a_day(monkeypatch):
+    lounge, room = lounge_with_room()
+    lounge.close(room, "host_left")
     with pytest.raises(LoungeError) as err:
-        lounge.find("k7qx2m")
-    assert err.value.message == "Room K7QX2M has closed: its game is gone."
-    drawn = iter(["K7QX2M", "ABCDEF"])
-    monkeypatch.setattr("backend.lounge.new_code", lambda: next(drawn))
-    assert lounge.create_room(HOST, "tic-tac-toe", "Ada", public=True).code == "ABCDEF"
+        lounge.find(room.code.lower())
+    assert (err.value.code, err.value.message) == (
+        "not_found", f"Room {room.code} has closed: the host left.")
+    a_day_later = now_ms() + NOTE_MS
+    monkeypatch.setattr("backend.closing.now_ms", lambda: a_day_later)
+    with pytest.raises(LoungeError) as err:
+        lounge.find(room.code)
+    assert err.value.message == f"There is no room {room.code!r}"
+
+
+def test_each_closing_reason_is_worded_for_players():
+    said = {reason: ClosedNote("K7QX2M", reason, "pirate-poker", 0).message() for reason in WHY}
+    assert said == {
+        "host_left": "Room K7QX2M has closed: the host left.",
+        "host_disconnected": "Room K7QX2M has closed: the host lost their connection and did "
+                             "not come back in time.",
+        "abandoned": "Room K7QX2M has closed: nothing had happened in it for hours.",
+        "game_withdrawn": "Room K7QX2M has closed: its game (pirate-poker) is no longer offered "
+                          "here. The host can open a new room with another game."}
+
+
+def test_a_new_room_with_a_closed_rooms_code_replaces_its_note(monkeypatch):
+    lounge, room = lounge_with_room()
+    lounge.close(room, "abandoned")
+    monkeypatch.setattr("backend.lounge.new_code", lambda: room.code)
+    again = lounge.create_room(OTHER, "tic-tac-toe", "Zoe", public=True)
+    assert again.code == room.code and lounge.find(room.code) is again
+    lounge.close(again, "host_left")
+    with pytest.raises(LoungeError) as err:
+        lounge.find(room.code)
+    assert err.value.message == f"Room {room.code} has closed: the host left."
+
+
+def test_the_memory_store_lets_notes_past_their_day_go():
+    store = MemoryRoomStore()
+    store.note_closed(ClosedNote("AAAAAA", "host_left", "tic-tac-toe", now_ms() - NOTE_MS))
+    store.note_closed(ClosedNote("BBBBBB", "abandoned", "tic-tac-toe", now_ms()))
+    assert store.closed_note("aaaaaa") is None and store.closed_note("bbbbbb").reason == "abandoned"
+    assert list(store._notes) == ["BBBBBB"]
 
 
 def test_a_guest_gets_a_seat_then_the_full_room_makes_spectators():
@@ -255,7 +289,7 @@ def test_a_seat_left_during_play_is_dropped_and_the_host_leaving_closes():
     assert room.seats[1].left and 1 in room.match.ctx["left"]
     assert room.status == PLAYING
     assert room.leave(HOST) is True
-    lounge.close(room)
+    lounge.close(room, "host_left")
     assert lounge.store.get(HOST) is None
 
 

@@ -34,7 +34,8 @@ vi.mock("../lib/useRoom", async (original) => {
   });
   return { ...real, useRoom };
 });
-vi.mock("../lib/useGames", () => ({ useGames: () => ({ data: null, error: null }) }));
+const offered = vi.hoisted(() => ({ games: null as { games: { title: string }[] } | null }));
+vi.mock("../lib/useGames", () => ({ useGames: () => ({ data: offered.games, error: null }) }));
 
 /** Whether the page has asked to join the room (with the last render's arguments). */
 const joining = () => useRoom.mock.calls.at(-1)?.[4] === true;
@@ -51,6 +52,7 @@ beforeEach(() => {
   sessionStorage.setItem("lounge.user_id", "u1");
   server.live = null;
   server.missing = "There is no room 'K7MPQ2'";
+  offered.games = null;
   useRoom.mockClear();
 });
 afterEach(() => {
@@ -187,6 +189,7 @@ describe("RoomPage, watching and closed", () => {
   });
 
   it("says why the room closed when the server does, without its games (they cannot be watched)", async () => {
+    offered.games = { games: [{ title: "Nine Locks" }] };
     rememberRoom({ code: "K7MPQ2", id: "u0", title: "Pirate Poker" });
     server.room = null;
     server.missing = "Room K7MPQ2 has closed: its game (pirate-poker) is no longer offered here. "
@@ -195,6 +198,22 @@ describe("RoomPage, watching and closed", () => {
     expect(await screen.findByRole("heading", { name: "This room has closed" })).toBeInTheDocument();
     expect(screen.getByRole("alert")).toHaveTextContent("its game (pirate-poker) is no longer offered here");
     expect(screen.queryByRole("link", { name: "See its games" })).toBeNull();
+  });
+
+  it("tells a late arrival why the room closed, and leads to its games when its game is still offered", async () => {
+    offered.games = { games: [{ title: "Nine Locks" }] };
+    server.room = null;
+    server.missing = "Room K7MPQ2 has closed: the host left.";
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    expect(await screen.findByRole("heading", { name: "This room has closed" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
+    expect(screen.queryByRole("link", { name: "See its games" })).toBeNull(); // never in it here
+    cleanup();
+    rememberRoom({ code: "K7MPQ2", id: "u0", title: "Nine Locks", created: 1732900000000 });
+    await show(<RoomPage code="K7MPQ2" spectate={false} />);
+    expect(await screen.findByRole("link", { name: "See its games" })).toHaveAttribute(
+      "href", "/replays/u0?since=1732900000000");
+    expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
   });
 
   it("leads from a room that closed to all its games, not only the finished ones", async () => {

@@ -26,6 +26,7 @@ const CLOSED_REASONS: Record<string, string> = {
   host_left: "The host closed the room.",
   host_disconnected: "The host lost their connection, so the room was closed.",
   abandoned: "Nothing had happened here for hours, so the room was closed.",
+  game_withdrawn: "Its game is no longer offered here, so the room was closed.",
 };
 
 /** What the invite link's room is, looked up before asking for a name: the room, `missing`
@@ -209,13 +210,17 @@ function Problem({ title, text, roomId, since, retry }: {
 }
 
 /** No open room has the code: closed (if this browser was in it), or never there. The server's
- * `message` is shown when it says why the room closed ("Room K7MPQ2 has closed: its game ...",
- * see docs/protocol.md); its games are not offered then, as they can no longer be watched. */
+ * `message` is shown when it says why the room closed ("Room K7MPQ2 has closed: the host left.",
+ * see docs/protocol.md); the games of a room this browser was in are offered then only if its
+ * game is still offered (the others can no longer be watched). */
 function NoRoom({ code, message }: { code: string; message: string }): ReactElement {
-  if (message.startsWith(`Room ${code.toUpperCase()} has closed: `)) {
-    return <Problem title="This room has closed" text={message} />;
-  }
   const known = knownRoom(code);
+  const games = useGames().data;
+  if (message.startsWith(`Room ${code.toUpperCase()} has closed: `)) {
+    const watchable = known && games?.games.some((g) => g.title === known.title);
+    return <Problem title="This room has closed" text={message}
+      roomId={watchable ? known.id : undefined} since={known?.created} />;
+  }
   if (known) {
     return <Problem title="This room has closed" roomId={known.id} since={known.created}
       text={`The ${known.title} table ${code} you were at has closed. Its games can still be watched.`} />;
