@@ -172,3 +172,21 @@ def test_the_result_stays_on_the_felt_of_a_320_px_phone(open_tab, shots):
     assert felt["left"] <= box["x"] and box["x"] + box["width"] <= felt["right"], (box, felt)
     assert ada.evaluate("document.documentElement.scrollWidth") <= 320
     shot(ada, shots, "result-320", full_page=False)
+
+
+def test_slapjack_slap_button_is_in_view_beside_the_pile_on_a_320_px_phone(open_tab, shots):
+    """The slap button sits beside the pile, in the window and not under the player's stack:
+    under the pile, it went beneath the stack kept at the window's bottom, and a phone has no
+    space bar to slap with."""
+    ada = open_tab("/", viewport={"width": 320, "height": 640})
+    start_with_bots(ada, "Slapjack", 1)
+    wait_for_my_turn(ada)
+    wait_until_still(ada)
+    slap = ada.get_by_role("button", name=re.compile("SLAP"))
+    uncovered = slap.evaluate("""b => { const r = b.getBoundingClientRect();
+        const e = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return e !== null && b.contains(e); }""")
+    assert uncovered, "the slap button is under something else"
+    assert_in_window(ada, ".slap-btn")
+    assert ada.evaluate("document.documentElement.scrollWidth") <= 320
+    shot(ada, shots, "slapjack-320", full_page=False)
