@@ -216,6 +216,13 @@ describe("RoomPage, watching and closed", () => {
     expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
   });
 
+  it("says a room closed because its host never came, not that their connection was lost", async () => {
+    server.live = { closed: "host_never_came" };
+    await show(<RoomPage code="K7MPQ2" spectate />);
+    expect(await screen.findByRole("heading", { name: "This room was closed" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("The host never came, so the room was closed.");
+  });
+
   it("leads from a room that closed to all its games, not only the finished ones", async () => {
     rememberRoom({ code: "K7MPQ2", id: "u0", title: "Nine Locks" });
     server.room = null;

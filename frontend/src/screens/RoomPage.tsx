@@ -25,6 +25,7 @@ import { Lobby } from "./Lobby";
 const CLOSED_REASONS: Record<string, string> = {
   host_left: "The host closed the room.",
   host_disconnected: "The host lost their connection, so the room was closed.",
+  host_never_came: "The host never came, so the room was closed.",
   abandoned: "Nothing had happened here for hours, so the room was closed.",
   game_withdrawn: "Its game is no longer offered here, so the room was closed.",
 };
