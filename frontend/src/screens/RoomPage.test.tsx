@@ -7,7 +7,7 @@ import { hasLeft, markLeft } from "../lib/leftRooms";
 import { parseRoute } from "../lib/router";
 import type { RoomModel } from "../lib/useRoom";
 import type { Room } from "../lib/types";
-import { FREED_AFTER_MS, RoomLine, RoomPage } from "./RoomPage";
+import { FREED_AFTER_MS, ROOM_CHECK_MS, RoomLine, RoomPage } from "./RoomPage";
 
 // The server as the page sees it: the room's summary (REST) and the live room (useRoom, whose
 // calls say whether the page joined: its last argument).
@@ -123,6 +123,28 @@ describe("RoomPage for a room this tab left on purpose", () => {
     expect(screen.getByRole("button", { name: "Watch" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Join again" })).toBeNull();
     expect(screen.getByTestId("left-room-note")).toHaveTextContent("you can watch it");
+  });
+
+  it("keeps its line on the room current while shown: the game ends, then the room closes", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      markLeft("K7MPQ2");
+      const seats = [seat(0, "Ada"), seat(1, "Grace")];
+      server.room = room({ status: "playing", seats });
+      await show(<RoomPage code="K7MPQ2" spectate={false} />);
+      expect(await screen.findByTestId("join-room-line")).toHaveTextContent("a game is on, so you would watch.");
+      server.room = room({ status: "finished", seats });
+      await act(async () => vi.advanceTimersByTime(ROOM_CHECK_MS));
+      expect(screen.getByTestId("join-room-line")).toHaveTextContent(
+        "Nine Locks, hosted by Ada: 2 players at the table, its game is over, so you would watch.");
+      server.room = null;
+      server.missing = "Room K7MPQ2 has closed: the host left.";
+      await act(async () => vi.advanceTimersByTime(ROOM_CHECK_MS));
+      expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
+      expect(joining()).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("says the room closed rather than offering to join it again", async () => {
