@@ -120,7 +120,7 @@ export function MyHand(props: MyHandProps): ReactElement {
     <MyArea label={`${seatName(seats, seat)}'s hand`} isTurn={props.isTurn}>
       {picker.choosing && canAct && props.chooser(picker.choosing, picker.byCard.get(picker.choosing) ?? [])}
       <p className="hint" aria-live="polite">{props.hint}</p>
-      <h3>{whose(owner, "hand")}{props.badge}</h3>
+      <h2>{whose(owner, "hand")}{props.badge}</h2>
       <div className="hand">
         {hand && !hidden ? hand.map(card) : <FaceDownHand count={props.count} label={whose(owner, "hand")} />}
         {hand && hand.length === 0 && <div className="empty-slot">no cards</div>}
