@@ -13,12 +13,14 @@ import { FREED_AFTER_MS, ROOM_CHECK_MS, RoomLine, RoomPage } from "./RoomPage";
 // calls say whether the page joined: its last argument).
 const server = vi.hoisted(() => ({
   room: null as Room | null, live: null as Partial<RoomModel> | null, missing: "There is no room 'K7MPQ2'",
+  looks: 0,
 }));
 vi.mock("../lib/api", async (original) => {
   const api = await original<typeof import("../lib/api")>();
   return {
     ...api,
     fetchRoom: async () => {
+      server.looks += 1;
       if (!server.room) throw new api.ApiError("not_found", server.missing, 404);
       return server.room;
     },
@@ -142,6 +144,9 @@ describe("RoomPage for a room this tab left on purpose", () => {
       await act(async () => vi.advanceTimersByTime(ROOM_CHECK_MS));
       expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
       expect(joining()).toBe(false);
+      const looks = server.looks; // a closed room is not looked at again
+      await act(async () => vi.advanceTimersByTime(2 * ROOM_CHECK_MS));
+      expect(server.looks).toBe(looks);
     } finally {
       vi.useRealTimers();
     }

@@ -50,8 +50,10 @@ function useLookup(code: string, ask: boolean, keepCurrent: boolean): Lookup {
       .then((lookup) => lookup !== undefined && setFound({ code, lookup }));
   }, [code, ask]);
   useEffect(look, [look]);
-  useLookWhileShown(look, ROOM_CHECK_MS, ask && keepCurrent);
-  return ask && found?.code === code ? found.lookup : null;
+  const lookup = ask && found?.code === code ? found.lookup : null;
+  // A closed room stays closed: no need to look again.
+  useLookWhileShown(look, ROOM_CHECK_MS, ask && keepCurrent && !isMissing(lookup));
+  return lookup;
 }
 
 function isMissing(lookup: Lookup): lookup is { missing: string } {
