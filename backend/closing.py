@@ -15,6 +15,7 @@ NOTE_MS = 24 * 3600 * 1000
 WHY = {
     "host_left": "the host left.",
     "host_disconnected": "the host lost their connection and did not come back in time.",
+    "host_never_came": "the host never came.",
     "abandoned": "nothing had happened in it for hours.",
     "game_withdrawn": "its game ({game}) is no longer offered here. The host can open a new "
                       "room with another game.",

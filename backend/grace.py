@@ -35,9 +35,11 @@ class GraceClock:
         self._waits: dict[tuple[str, str], int] = {}  # (room id, user id) -> its wait's mark
         self._marks = count(1)
 
-    def start(self, room: Room, user_id: str, delay: float | None = None) -> None:
+    def start(self, room: Room, user_id: str, delay: float | None = None,
+              reason: str = "host_disconnected") -> None:
         """``user_id`` has no connection left in ``room``: they lose their seats (the host: the
-        room closes) unless they are back within their grace period, or ``delay``."""
+        room closes, for ``reason``) unless they are back within their grace period, or
+        ``delay``."""
         mark = next(self._marks)
         self._waits[(room.id, user_id)] = mark
         if delay is None:
@@ -45,11 +47,11 @@ class GraceClock:
             delay = self.config.HOST_GRACE_SECONDS if host else self.config.PLAYER_GRACE_SECONDS
             if host:
                 room.closes_at = now_ms() + int(delay * 1000)
-        self.runtime.spawn(self._wait, room, user_id, mark, delay)
+        self.runtime.spawn(self._wait, room, user_id, mark, delay, reason)
 
     def unclaimed(self, room: Room) -> None:
         """A room just opened: it closes if its host never connects."""
-        self.start(room, room.host, self.config.UNCLAIMED_ROOM_SECONDS)
+        self.start(room, room.host, self.config.UNCLAIMED_ROOM_SECONDS, "host_never_came")
 
     def end(self, room: Room, user_id: str) -> None:
         """``user_id`` is back (or gone for good): no wait for them any more."""
@@ -57,7 +59,7 @@ class GraceClock:
         if user_id == room.host:
             room.closes_at = None
 
-    def _wait(self, room: Room, user_id: str, mark: int, delay: float) -> None:
+    def _wait(self, room: Room, user_id: str, mark: int, delay: float, reason: str) -> None:
         self.runtime.sleep(delay)
         key = (room.id, user_id)
         if self._waits.get(key) != mark:
@@ -68,7 +70,7 @@ class GraceClock:
                 if room.closed or room.is_connected(user_id):
                     return
                 if room.expire(user_id):
-                    self.close_room(room, "host_disconnected")
+                    self.close_room(room, reason)
                     return
                 self.commit(room, seats_changed=True)
         except Exception:

@@ -23,6 +23,7 @@ REMOVED = "The host removed you from your seat: you can still watch this room."
 CLOSED = {  # why a room closed, in the web client's words
     "host_left": "The host closed the room.",
     "host_disconnected": "The host lost their connection, so the room was closed.",
+    "host_never_came": "The host never came, so the room was closed.",
     "abandoned": "Nothing had happened here for hours, so the room was closed.",
     "game_withdrawn": "Its game is no longer offered here, so the room was closed.",
 }

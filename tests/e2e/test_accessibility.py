@@ -1,6 +1,7 @@
 """axe-core's automated accessibility check on every screen of the web client, at a phone's width
 and a desktop's: the home page, both sides of a lobby, a table of each game mid-game, the result
-and a spectator's view. A violation of impact "serious" or "critical" fails the test."""
+a replay and a spectator's view. A violation of impact "serious" or "critical" fails the test, and
+so does a heading that skips a level (``heading-order``, "moderate")."""
 
 from __future__ import annotations
 
@@ -11,13 +12,17 @@ from .helpers import has_result, host_room, join_by_code, play_some, take_turn
 
 AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
+# Rules of a lesser impact that fail the test too: headings go in order on every screen.
+ALSO_CHECKED = ("heading-order",)
 
-# axe's violations of the blocking impacts, each as "id (impact): help at target, target"; then
-# the text axe could not judge because it lies on a gradient (the felt, the home page's banner),
-# judged here against each of the gradient's colours (WCAG AA: 4.5:1, 3:1 for large text).
-RUN_AXE_JS = """async (blocking) => {
+# axe's violations of the blocking impacts and of the rules also checked, each as "id (impact):
+# help at target, target"; then the text axe could not judge because it lies on a gradient (the
+# felt, the home page's banner), judged here against each of the gradient's colours (WCAG AA:
+# 4.5:1, 3:1 for large text).
+RUN_AXE_JS = """async ([blocking, also]) => {
   const { violations, incomplete } = await axe.run(document, { elementRef: true });
-  const found = violations.filter((v) => blocking.includes(v.impact)).map((v) =>
+  const checked = (v) => blocking.includes(v.impact) || also.includes(v.id);
+  const found = violations.filter(checked).map((v) =>
     `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   const contrast = incomplete.find((r) => r.id === 'color-contrast')?.nodes ?? [];
   for (const node of contrast.filter((n) => n.any[0]?.data?.messageKey === 'bgGradient')) {
@@ -65,15 +70,17 @@ def axe_source() -> str:
 
 
 def violations(page: Page, screen: str) -> list[str]:
-    """axe's blocking violations on the page at both widths, each line naming the screen. The
-    script is evaluated, not added as a tag, which the page's Content-Security-Policy forbids."""
+    """axe's blocking violations, and those of the rules also checked, on the page at both widths,
+    each line naming the screen. The script is evaluated, not added as a tag, which the page's
+    Content-Security-Policy forbids."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate(axe_source())
         page.evaluate(GRADIENT_CONTRAST_JS)
     found = []
     for name, size in (("1280 px", DESKTOP), ("390 px", PHONE)):
         page.set_viewport_size(size)
-        found += [f"{screen}, {name}: {line}" for line in page.evaluate(RUN_AXE_JS, BLOCKING)]
+        lines = page.evaluate(RUN_AXE_JS, [BLOCKING, ALSO_CHECKED])
+        found += [f"{screen}, {name}: {line}" for line in lines]
     page.set_viewport_size(DESKTOP)
     return found
 
@@ -141,6 +148,9 @@ def test_each_game_mid_game_and_the_result_have_no_serious_violations(open_tab):
             ada.wait_for_timeout(50)
     expect(ada.get_by_test_id("result")).to_be_visible()
     found += violations(ada, "result")
+    replay = open_tab(ada.get_by_role("link", name="Watch again").get_attribute("href"))
+    expect(replay.get_by_test_id("replay-board")).to_be_visible()
+    found += violations(replay, "replay")
     assert not found, "\n".join(found)
 
 

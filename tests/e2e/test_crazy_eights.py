@@ -85,3 +85,63 @@ def step_for_ada(page: Page, shots, done: set[str]) -> None:
         return
     if not take_turn(page, allow_curtain=False):
         page.wait_for_timeout(50)
+
+
+SMALL_PHONE = {"width": 320, "height": 640}
+# The suit chooser's buttons: their names, boxes, and whether their words are cut.
+CHOOSER_BUTTONS_JS = """box => [...box.querySelectorAll('button')].map((b) => ({
+  name: b.getAttribute('aria-label') ?? b.textContent.trim(), cut: b.scrollWidth > b.clientWidth,
+  ...b.getBoundingClientRect().toJSON()}))"""
+# On Ada's turn: an 8 that can be played is pressed, else a card is drawn, else she passes (the
+# drawn card kept), so that she comes to hold an 8. What was pressed, or null.
+EIGHT_OR_DRAW_JS = """() => {
+  for (const selector of ["button.card-playable[data-card^='8']", "button[data-move=draw]",
+                          "button[data-move=pass]"]) {
+    const el = document.querySelector(`.table ${selector}`);
+    if (el && !el.disabled) { el.click(); return selector; }
+  }
+  return null;
+}"""
+
+
+def assert_suits_two_by_two(chooser) -> None:
+    """Four suits two to a line, as wide as each other, Cancel centred under them; each a
+    fingertip high, its words whole, inside the box."""
+    box = chooser.bounding_box()
+    spades, hearts, diamonds, clubs, cancel = chooser.evaluate(CHOOSER_BUTTONS_JS)
+    rows = [(spades, hearts), (diamonds, clubs)]
+    for left, right in rows:
+        assert left["top"] == right["top"] and left["width"] == right["width"], (left, right)
+        assert left["right"] < right["left"], (left, right)
+    assert (spades["left"], spades["width"]) == (diamonds["left"], diamonds["width"])
+    assert cancel["top"] >= diamonds["bottom"], (diamonds, cancel)
+    middle = (spades["left"] + hearts["right"]) / 2
+    assert abs((cancel["left"] + cancel["right"]) / 2 - middle) < 1, cancel
+    for button in (spades, hearts, diamonds, clubs, cancel):
+        assert button["height"] >= 44 and not button["cut"], button
+        assert box["x"] <= button["left"] and button["right"] <= box["x"] + box["width"], button
+
+
+def test_the_suit_chooser_is_two_by_two_on_a_phone(open_tab, shots):
+    ada = open_tab("/", viewport=SMALL_PHONE)
+    host_room(ada, "Ada", "Crazy Eights", public=False)
+    ada.get_by_label("Bot level").select_option("easy")
+    ada.get_by_role("button", name="Add bot").click()
+    ada.get_by_role("button", name="Start game").click()
+    chooser = ada.get_by_role("group", name=re.compile("Suit to name"))
+    for _ in range(1500):  # a rematch if the bot wins first
+        if chooser.count():
+            break
+        if has_result(ada):
+            ada.get_by_role("button", name="Rematch").click()
+            expect(ada.get_by_test_id("result")).to_have_count(0)
+        elif ada.evaluate(EIGHT_OR_DRAW_JS) is None:
+            ada.wait_for_timeout(50)
+    expect(chooser).to_be_visible()
+    assert_suits_two_by_two(chooser)
+    shot(ada, shots, "crazy-eights-choice-320", full_page=False)
+    ada.set_viewport_size(PHONE_VIEWPORT)
+    assert_suits_two_by_two(chooser)
+    chooser.get_by_role("button", name="Name clubs").click()
+    expect(ada.get_by_test_id("game-log")).to_contain_text(
+        re.compile("Ada played the 8 of .+ and named clubs"))

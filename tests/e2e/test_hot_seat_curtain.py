@@ -17,7 +17,7 @@ WATCH_JS = """() => {
   window.__frames = [];
   const note = () => {
     const turn = document.querySelector('[data-testid=turn]')?.textContent ?? '';
-    const owner = document.querySelector('.me-area h3')?.textContent ?? '';
+    const owner = document.querySelector('.me-area h2')?.textContent ?? '';
     const faceUp = document.querySelectorAll('.me-area [data-card]').length;
     const curtain = document.querySelector('[data-testid=curtain]')?.textContent ?? null;
     const last = window.__frames[window.__frames.length - 1];

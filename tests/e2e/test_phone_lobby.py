@@ -1,7 +1,8 @@
 """On a phone, once a guest has joined, the host's Start (and Close room) is in the window without
 scrolling: the lobby's action row sticks to the window's bottom, two lines at most even at 320 px
 wide, and its fields are a fingertip high like its buttons (Nine Locks, 390×844). The guest's row
-keeps the chat's badge beside Leave, never on a line of its own."""
+keeps the chat's badge beside Leave, never on a line of its own. The host's tools (a bot, a hot
+seat) stay tidy at 320 px: each label on one line, fields and buttons in line."""
 
 from __future__ import annotations
 
@@ -46,6 +47,31 @@ def assert_badge_beside_leave(page) -> None:
     assert abs(badge["y"] - leave["y"]) < 1 and leave["x"] < badge["x"], (leave, badge)
 
 
+# The host's tools: how many lines each label's words take, and the boxes of the fields and buttons.
+HOST_TOOLS_JS = """tools => ({
+  lines: [...tools.querySelectorAll('label')].map((label) => {
+    const words = document.createRange();
+    words.selectNodeContents(label.firstElementChild);
+    return new Set([...words.getClientRects()].map((r) => Math.round(r.top))).size;
+  }),
+  boxes: [...tools.querySelectorAll('select, input, button')].map(
+    (e) => e.getBoundingClientRect().toJSON()),
+})"""
+
+
+def assert_host_tools_tidy(page) -> None:
+    """Each label of the host's tools on one line; the fields in one column and their buttons in
+    another, a fingertip high, nothing sticking out of the tools."""
+    tools = page.locator(".host-tools")
+    found = tools.evaluate(HOST_TOOLS_JS)
+    assert found["lines"] == [1, 1], found
+    level, add_bot, name, add_local = found["boxes"]
+    width = tools.bounding_box()["x"] + tools.bounding_box()["width"]
+    assert (level["left"], level["width"]) == (name["left"], name["width"]), found
+    assert (add_bot["left"], add_bot["width"]) == (add_local["left"], add_local["width"]), found
+    assert all(box["height"] >= 44 and box["right"] <= width for box in found["boxes"]), found
+
+
 def test_start_is_in_view_on_a_phone_once_a_guest_joins(open_tab, shots):
     ada = open_tab("/", viewport=PHONE)
     code = host_room(ada, "Ada", "Nine Locks", public=False)
@@ -59,8 +85,10 @@ def test_start_is_in_view_on_a_phone_once_a_guest_joins(open_tab, shots):
     send_chat(grace, "hi")
     expect(ada.get_by_test_id("chat-badge")).to_be_visible()
     assert_bar_tidy(ada)
+    assert_host_tools_tidy(ada)
     ada.set_viewport_size({"width": 320, "height": PHONE["height"]})
     assert_bar_tidy(ada)
+    assert_host_tools_tidy(ada)
     shot(ada, shots, "lobby-320-host-bar", full_page=False)
     ada.set_viewport_size(PHONE)
     grace.get_by_role("button", name="I’m ready").click()

@@ -49,3 +49,19 @@ def test_a_late_arrival_is_told_the_host_left_also_after_a_restart():
     finally:
         output = server.stop()
     assert "Traceback" not in output, output[-4000:]
+
+
+def test_a_room_whose_host_never_came_says_so():
+    server = Server(**FAST, UNCLAIMED_ROOM_SECONDS=0.5)
+    try:
+        host, guest = Player(server.url).connect(), Player(server.url).connect()
+        room = create_room(server.url, host.token, "tic-tac-toe")
+        guest.ok("join", {"room": room["code"], "name": "Linus"})
+        guest.wait_for(lambda: guest.received("closed") == [{"reason": "host_never_came"}])
+        why = f"Room {room['code']} has closed: the host never came."
+        assert told_at(server.url, room["code"]) == (why, why)
+        host.drop()
+        guest.drop()
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output, output[-4000:]

@@ -79,6 +79,7 @@ def test_each_closing_reason_is_worded_for_players():
         "host_left": "Room K7QX2M has closed: the host left.",
         "host_disconnected": "Room K7QX2M has closed: the host lost their connection and did "
                              "not come back in time.",
+        "host_never_came": "Room K7QX2M has closed: the host never came.",
         "abandoned": "Room K7QX2M has closed: nothing had happened in it for hours.",
         "game_withdrawn": "Room K7QX2M has closed: its game (pirate-poker) is no longer offered "
                           "here. The host can open a new room with another game."}

@@ -371,6 +371,12 @@ def test_a_room_closed_because_its_game_is_withdrawn_says_so():
     assert model.lines[-1].text == "Its game is no longer offered here, so the room was closed."
 
 
+def test_a_room_whose_host_never_came_says_so():
+    model = Model(ME)
+    model.on_closed({"reason": "host_never_came"})
+    assert model.lines[-1].text == "The host never came, so the room was closed."
+
+
 def test_text_from_the_server_loses_its_control_characters():
     assert clean("a\x1b[31mb\x00c\u202ed") == "a [31mb c d"
     assert clean(None) == "" and clean(5) == "5" and len(clean("x" * 2000)) == 500

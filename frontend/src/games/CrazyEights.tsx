@@ -110,7 +110,7 @@ export function CrazyEights(props: BoardProps): ReactElement {
 
   const chooser = (card: string, moves: LegalMove[]) => (
     <ChoiceBox label={`Suit to name with the ${cardName(card)}`} question={`Your ${cardName(card)}: which suit follows it?`}
-      moves={moves} choice={suitChoice} onPick={(m) => play("play", m.args)} onCancel={picker.cancel} />
+      moves={moves} choice={suitChoice} onPick={(m) => play("play", m.args)} onCancel={picker.cancel} twoByTwo />
   );
 
   return (

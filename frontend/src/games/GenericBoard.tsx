@@ -57,7 +57,7 @@ export function GenericBoard({ view, legal, seat, seats, play, busy, hideHand, o
         <MyArea label={whose(owner, "place")} isTurn={playsNow(view, seat)}>
           {[...mine].filter((key) => key in view).map((key) => (
             <div key={key} className="generic-entry">
-              <h3>{whose(owner, words(key))}</h3>
+              <h2>{whose(owner, words(key))}</h2>
               {hideHand ? <span className="muted">hidden</span> : <Value value={view[key]} />}
             </div>
           ))}

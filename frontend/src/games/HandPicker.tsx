@@ -34,10 +34,12 @@ export function useCardPicker(legal: LegalMove[], play: BoardProps["play"], vers
 
 /** A card's choices as buttons (each one of its legal moves), and Cancel. Focus goes to the first
  * choice as it opens (a keyboard player is on the card, and the choices come before it), so the
- * question is read with it; Escape or Cancel puts focus back on the card. */
-export function ChoiceBox({ label, question, moves, choice, onPick, onCancel }: {
+ * question is read with it; Escape or Cancel puts focus back on the card. `twoByTwo`: on a phone
+ * the choices go two to a line, as wide as each other, with Cancel under them. */
+export function ChoiceBox({ label, question, moves, choice, onPick, onCancel, twoByTwo = false }: {
   label: string;
   question: string;
+  twoByTwo?: boolean;
   moves: LegalMove[];
   /** What a choice's button shows, and the name it is read with when that is not its text. */
   choice: (move: LegalMove) => { text: ReactNode; name?: string };
@@ -63,7 +65,7 @@ export function ChoiceBox({ label, question, moves, choice, onPick, onCancel }: 
         cancel();
       }}>
       <strong id={questionId}>{question}</strong>
-      <div className="btn-row" style={{ justifyContent: "center" }}>
+      <div className={`btn-row${twoByTwo ? " two-by-two" : ""}`} style={{ justifyContent: "center" }}>
         {moves.map((m, i) => {
           const { text, name } = choice(m);
           return (
@@ -120,7 +122,7 @@ export function MyHand(props: MyHandProps): ReactElement {
     <MyArea label={`${seatName(seats, seat)}'s hand`} isTurn={props.isTurn}>
       {picker.choosing && canAct && props.chooser(picker.choosing, picker.byCard.get(picker.choosing) ?? [])}
       <p className="hint" aria-live="polite">{props.hint}</p>
-      <h3>{whose(owner, "hand")}{props.badge}</h3>
+      <h2>{whose(owner, "hand")}{props.badge}</h2>
       <div className="hand">
         {hand && !hidden ? hand.map(card) : <FaceDownHand count={props.count} label={whose(owner, "hand")} />}
         {hand && hand.length === 0 && <div className="empty-slot">no cards</div>}

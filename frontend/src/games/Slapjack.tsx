@@ -196,7 +196,7 @@ export function Slapjack(props: BoardProps): ReactElement {
 
       {seat !== null && (
         <MyArea label={whose(owner, "stack")} isTurn={playsNow(view, seat)}>
-          <h3>{whose(owner, "stack")}</h3>
+          <h2>{whose(owner, "stack")}</h2>
           <div className="btn-row" style={{ justifyContent: "center", gap: "1.2rem" }}>
             <FaceDownHand count={counts[seat] ?? 0} label={whose(owner, "stack")} />
             <button type="button" className="btn btn-accent" disabled={!turnUp || busy} data-testid="turn-up"

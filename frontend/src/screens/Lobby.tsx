@@ -126,7 +126,7 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
     <div className="host-tools">
       <form onSubmit={(e) => { e.preventDefault(); void runAlone("add_bot", { level: botLevel }); }}>
         <label className="field">
-          Bot level
+          <span>Bot level</span>
           <select value={botLevel ?? ""} disabled={offline || !botLevel} onChange={(e) => {
             setLevel(e.target.value);
             rememberBotLevel(e.target.value);
@@ -139,7 +139,7 @@ function HostTools({ room, runAlone, setError, offline, busy }: {
       </form>
       <form onSubmit={addLocal}>
         <label className="field">
-          Hot-seat player
+          <span>Hot-seat player</span>
           <input type="text" value={local} maxLength={32} placeholder="Name" disabled={offline}
             onChange={(e) => setLocal(e.target.value)} />
         </label>

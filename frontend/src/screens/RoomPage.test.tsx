@@ -7,18 +7,20 @@ import { hasLeft, markLeft } from "../lib/leftRooms";
 import { parseRoute } from "../lib/router";
 import type { RoomModel } from "../lib/useRoom";
 import type { Room } from "../lib/types";
-import { FREED_AFTER_MS, RoomLine, RoomPage } from "./RoomPage";
+import { FREED_AFTER_MS, ROOM_CHECK_MS, RoomLine, RoomPage } from "./RoomPage";
 
 // The server as the page sees it: the room's summary (REST) and the live room (useRoom, whose
 // calls say whether the page joined: its last argument).
 const server = vi.hoisted(() => ({
   room: null as Room | null, live: null as Partial<RoomModel> | null, missing: "There is no room 'K7MPQ2'",
+  looks: 0,
 }));
 vi.mock("../lib/api", async (original) => {
   const api = await original<typeof import("../lib/api")>();
   return {
     ...api,
     fetchRoom: async () => {
+      server.looks += 1;
       if (!server.room) throw new api.ApiError("not_found", server.missing, 404);
       return server.room;
     },
@@ -125,6 +127,31 @@ describe("RoomPage for a room this tab left on purpose", () => {
     expect(screen.getByTestId("left-room-note")).toHaveTextContent("you can watch it");
   });
 
+  it("keeps its line on the room current while shown: the game ends, then the room closes", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      markLeft("K7MPQ2");
+      const seats = [seat(0, "Ada"), seat(1, "Grace")];
+      server.room = room({ status: "playing", seats });
+      await show(<RoomPage code="K7MPQ2" spectate={false} />);
+      expect(await screen.findByTestId("join-room-line")).toHaveTextContent("a game is on, so you would watch.");
+      server.room = room({ status: "finished", seats });
+      await act(async () => vi.advanceTimersByTime(ROOM_CHECK_MS));
+      expect(screen.getByTestId("join-room-line")).toHaveTextContent(
+        "Nine Locks, hosted by Ada: 2 players at the table, its game is over, so you would watch.");
+      server.room = null;
+      server.missing = "Room K7MPQ2 has closed: the host left.";
+      await act(async () => vi.advanceTimersByTime(ROOM_CHECK_MS));
+      expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
+      expect(joining()).toBe(false);
+      const looks = server.looks; // a closed room is not looked at again
+      await act(async () => vi.advanceTimersByTime(2 * ROOM_CHECK_MS));
+      expect(server.looks).toBe(looks);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("says the room closed rather than offering to join it again", async () => {
     markLeft("K7MPQ2");
     server.room = null;
@@ -214,6 +241,13 @@ describe("RoomPage, watching and closed", () => {
     expect(await screen.findByRole("link", { name: "See its games" })).toHaveAttribute(
       "href", "/replays/u0?since=1732900000000");
     expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
+  });
+
+  it("says a room closed because its host never came, not that their connection was lost", async () => {
+    server.live = { closed: "host_never_came" };
+    await show(<RoomPage code="K7MPQ2" spectate />);
+    expect(await screen.findByRole("heading", { name: "This room was closed" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("The host never came, so the room was closed.");
   });
 
   it("leads from a room that closed to all its games, not only the finished ones", async () => {

@@ -14,7 +14,7 @@ import { isRoomKey, Link, navigate } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useGames } from "../lib/useGames";
 import { useLasting } from "../lib/useLasting";
-import { useLoad } from "../lib/useLoad";
+import { useLookWhileShown } from "../lib/useLookWhileShown";
 import { useRoom, type RoomModel } from "../lib/useRoom";
 import type { GamesResponse, Room } from "../lib/types";
 import type { Send } from "../lib/useSend";
@@ -25,6 +25,7 @@ import { Lobby } from "./Lobby";
 const CLOSED_REASONS: Record<string, string> = {
   host_left: "The host closed the room.",
   host_disconnected: "The host lost their connection, so the room was closed.",
+  host_never_came: "The host never came, so the room was closed.",
   abandoned: "Nothing had happened here for hours, so the room was closed.",
   game_withdrawn: "Its game is no longer offered here, so the room was closed.",
 };
@@ -34,10 +35,25 @@ const CLOSED_REASONS: Record<string, string> = {
  * lookup failed: the join then says what is wrong). */
 type Lookup = Room | { missing: string } | null;
 
-function useLookup(code: string, ask: boolean): Lookup {
-  const lookup = () => (ask ? fetchRoom(code) : Promise.resolve(null))
-    .catch((e: ApiError): Lookup => (e.code === "not_found" ? { missing: e.message } : null));
-  return useLoad<Lookup>(lookup, ask ? code : "").data;
+/** How often a page showing a room it has not joined looks at it again (its game ends, a seat
+ * frees, it closes). */
+export const ROOM_CHECK_MS = 4000;
+
+/** The lookup of `code` while `ask`; looked at again every few seconds while `keepCurrent` and
+ * the tab is shown, keeping the last answer when a later look fails. */
+function useLookup(code: string, ask: boolean, keepCurrent: boolean): Lookup {
+  const [found, setFound] = useState<{ code: string; lookup: Lookup } | null>(null);
+  const look = useCallback(() => {
+    if (!ask) return;
+    fetchRoom(code).then((room): Lookup => room,
+      (e: ApiError) => (e.code === "not_found" ? { missing: e.message } : undefined))
+      .then((lookup) => lookup !== undefined && setFound({ code, lookup }));
+  }, [code, ask]);
+  useEffect(look, [look]);
+  const lookup = ask && found?.code === code ? found.lookup : null;
+  // A closed room stays closed: no need to look again.
+  useLookWhileShown(look, ROOM_CHECK_MS, ask && keepCurrent && !isMissing(lookup));
+  return lookup;
 }
 
 function isMissing(lookup: Lookup): lookup is { missing: string } {
@@ -66,7 +82,8 @@ export function RoomLine({ room, flush = false, held = null }: {
   // Someone with a seat here does not only watch; a freed seat is theirs, so one is free for them.
   const watch = held ? "" : ", so you would watch";
   const full = held === "freed" ? "" : `, with no seat free${watch}`;
-  const state = !waiting ? `a game is on${watch}` : seatFree(room) ? "waiting to start" : `waiting to start${full}`;
+  const state = room.status === "finished" ? `its game is over${watch}` : !waiting ? `a game is on${watch}`
+    : seatFree(room) ? "waiting to start" : `waiting to start${full}`;
   return (
     <p className="muted" data-testid="join-room-line" style={flush ? { margin: 0 } : undefined}>
       {room.title}, hosted by {host}: {seated}, {state}.
@@ -94,18 +111,7 @@ function useFreedSeat(code: string, watch: boolean): [FreedSeat | null, () => Pr
     setLook(found);
     return found.freed;
   }, [code]);
-  useEffect(() => {
-    if (!watch) return undefined;
-    const look = () => {
-      if (document.visibilityState === "visible") void check();
-    };
-    const timer = window.setInterval(look, FREED_CHECK_MS);
-    document.addEventListener("visibilitychange", look);
-    return () => {
-      window.clearInterval(timer);
-      document.removeEventListener("visibilitychange", look);
-    };
-  }, [watch, check]);
+  useLookWhileShown(check, FREED_CHECK_MS, watch);
   return [useLasting(watch ? look?.freed ?? null : null, seatKey, FREED_AFTER_MS), check, watch ? look : null];
 }
 
@@ -359,7 +365,8 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   const [leftHere, setLeftHere] = useState(() => hasLeft(code));
 
   const wellFormed = isRoomKey(code);
-  const lookup = useLookup(code, (entry === null || leftHere || askFirst) && !hidden && wellFormed);
+  // The page saying this tab left keeps its line on the room current (the game ends, the room closes).
+  const lookup = useLookup(code, (entry === null || leftHere || askFirst) && !hidden && wellFormed, leftHere);
   const games = useGames();
   const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false,
     entry !== null && !leftHere && !askFirst && wellFormed);
