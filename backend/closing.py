@@ -13,7 +13,7 @@ NOTE_MS = 24 * 3600 * 1000
 
 #: The ``closed`` event's reasons, as the end of "Room K7MPQ2 has closed: ...".
 WHY = {
-    "host_left": "the host left.",
+    "host_left": "the host closed it.",
     "host_disconnected": "the host lost their connection and did not come back in time.",
     "host_never_came": "the host never came.",
     "abandoned": "nothing had happened in it for hours.",

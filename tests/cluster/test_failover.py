@@ -188,7 +188,7 @@ def test_another_process_tells_a_late_arrival_that_the_host_left(cluster_of):
     cluster = cluster_of(2)
     host, room = hosted(cluster, 0, 0, "tic-tac-toe")
     host.ok("leave")
-    why = f"Room {room['code']} has closed: the host left."
+    why = f"Room {room['code']} has closed: the host closed it."
     answer = requests.get(f"{cluster.url(1)}/api/rooms/{room['code']}", timeout=TIMEOUT)
     assert (answer.status_code, answer.json()["error"]) == (
         404, {"code": "not_found", "message": why})

@@ -35,7 +35,7 @@ def test_a_late_arrival_is_told_the_host_left_also_after_a_restart():
         guest.ok("join", {"room": room["code"], "name": "Linus"})
         host.ok("leave")
         guest.wait_for(lambda: guest.received("closed") == [{"reason": "host_left"}])
-        why = f"Room {room['code']} has closed: the host left."
+        why = f"Room {room['code']} has closed: the host closed it."
         assert told_at(server.url, room["code"]) == (why, why)
         host.drop()
         guest.drop()

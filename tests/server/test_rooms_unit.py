@@ -65,7 +65,7 @@ def test_a_closed_rooms_code_says_why_it_closed_for_a_day(monkeypatch):
     with pytest.raises(LoungeError) as err:
         lounge.find(room.code.lower())
     assert (err.value.code, err.value.message) == (
-        "not_found", f"Room {room.code} has closed: the host left.")
+        "not_found", f"Room {room.code} has closed: the host closed it.")
     a_day_later = now_ms() + NOTE_MS
     monkeypatch.setattr("backend.closing.now_ms", lambda: a_day_later)
     with pytest.raises(LoungeError) as err:
@@ -76,7 +76,7 @@ def test_a_closed_rooms_code_says_why_it_closed_for_a_day(monkeypatch):
 def test_each_closing_reason_is_worded_for_players():
     said = {reason: ClosedNote("K7QX2M", reason, "pirate-poker", 0).message() for reason in WHY}
     assert said == {
-        "host_left": "Room K7QX2M has closed: the host left.",
+        "host_left": "Room K7QX2M has closed: the host closed it.",
         "host_disconnected": "Room K7QX2M has closed: the host lost their connection and did "
                              "not come back in time.",
         "host_never_came": "Room K7QX2M has closed: the host never came.",
@@ -94,7 +94,7 @@ def test_a_new_room_with_a_closed_rooms_code_replaces_its_note(monkeypatch):
     lounge.close(again, "host_left")
     with pytest.raises(LoungeError) as err:
         lounge.find(room.code)
-    assert err.value.message == f"Room {room.code} has closed: the host left."
+    assert err.value.message == f"Room {room.code} has closed: the host closed it."
 
 
 def test_the_memory_store_lets_notes_past_their_day_go():

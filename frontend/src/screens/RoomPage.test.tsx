@@ -140,9 +140,9 @@ describe("RoomPage for a room this tab left on purpose", () => {
       expect(screen.getByTestId("join-room-line")).toHaveTextContent(
         "Nine Locks, hosted by Ada: 2 players at the table, its game is over, so you would watch.");
       server.room = null;
-      server.missing = "Room K7MPQ2 has closed: the host left.";
+      server.missing = "Room K7MPQ2 has closed: the host closed it.";
       await act(async () => vi.advanceTimersByTime(ROOM_CHECK_MS));
-      expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
+      expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host closed it.");
       expect(joining()).toBe(false);
       const looks = server.looks; // a closed room is not looked at again
       await act(async () => vi.advanceTimersByTime(2 * ROOM_CHECK_MS));
@@ -230,17 +230,17 @@ describe("RoomPage, watching and closed", () => {
   it("tells a late arrival why the room closed, and leads to its games when its game is still offered", async () => {
     offered.games = { games: [{ title: "Nine Locks" }] };
     server.room = null;
-    server.missing = "Room K7MPQ2 has closed: the host left.";
+    server.missing = "Room K7MPQ2 has closed: the host closed it.";
     await show(<RoomPage code="K7MPQ2" spectate={false} />);
     expect(await screen.findByRole("heading", { name: "This room has closed" })).toBeInTheDocument();
-    expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
+    expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host closed it.");
     expect(screen.queryByRole("link", { name: "See its games" })).toBeNull(); // never in it here
     cleanup();
     rememberRoom({ code: "K7MPQ2", id: "u0", title: "Nine Locks", created: 1732900000000 });
     await show(<RoomPage code="K7MPQ2" spectate={false} />);
     expect(await screen.findByRole("link", { name: "See its games" })).toHaveAttribute(
       "href", "/replays/u0?since=1732900000000");
-    expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host left.");
+    expect(screen.getByRole("alert")).toHaveTextContent("Room K7MPQ2 has closed: the host closed it.");
   });
 
   it("says a room closed because its host never came, not that their connection was lost", async () => {

@@ -216,7 +216,7 @@ function Problem({ title, text, roomId, since, retry }: {
 }
 
 /** No open room has the code: closed (if this browser was in it), or never there. The server's
- * `message` is shown when it says why the room closed ("Room K7MPQ2 has closed: the host left.",
+ * `message` is shown when it says why the room closed ("Room K7MPQ2 has closed: the host closed it.",
  * see docs/protocol.md); the games of a room this browser was in are offered then only if its
  * game is still offered (the others can no longer be watched). */
 function NoRoom({ code, message }: { code: string; message: string }): ReactElement {
