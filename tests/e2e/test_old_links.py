@@ -23,7 +23,8 @@ def test_an_old_room_link_says_the_room_has_closed(open_tab):
     # browser, which remembers the room, leads to its games.
     grace.goto(f"/r/{code}")
     expect(grace.get_by_role("heading", name="This room has closed")).to_be_visible()
-    expect(grace.get_by_role("alert")).to_contain_text(f"Room {code} has closed: the host closed it.")
+    why = f"Room {code} has closed: the host closed it."
+    expect(grace.get_by_role("alert")).to_contain_text(why)
     expect(grace.get_by_role("link", name="See its games")).to_be_visible()
 
     # A friend following the invite late is told the same, without the games of a room they
@@ -31,7 +32,7 @@ def test_an_old_room_link_says_the_room_has_closed(open_tab):
     stranger = open_tab("/", name="Linus")
     stranger.goto(f"/r/{code}")
     expect(stranger.get_by_role("heading", name="This room has closed")).to_be_visible()
-    expect(stranger.get_by_role("alert")).to_contain_text(f"Room {code} has closed: the host closed it.")
+    expect(stranger.get_by_role("alert")).to_contain_text(why)
     expect(stranger.get_by_role("link", name="See its games")).to_have_count(0)
 
     # A code no room ever had cannot be told from a mistyped one, and says so.
