@@ -174,19 +174,46 @@ def test_the_result_stays_on_the_felt_of_a_320_px_phone(open_tab, shots):
     shot(ada, shots, "result-320", full_page=False)
 
 
-def test_slapjack_slap_button_is_in_view_beside_the_pile_on_a_320_px_phone(open_tab, shots):
-    """The slap button sits beside the pile, in the window and not under the player's stack:
-    under the pile, it went beneath the stack kept at the window's bottom, and a phone has no
-    space bar to slap with."""
-    ada = open_tab("/", viewport={"width": 320, "height": 640})
-    start_with_bots(ada, "Slapjack", 1)
+# Phones, and the bots beside the player: one opponent, and five (the most, in two rows there).
+SLAP_PHONES = [(320, 568), (360, 640), (390, 844)]
+SLAP_BOTS = [1, 5]
+
+UNCOVERED_JS = """e => { const r = e.getBoundingClientRect();
+    const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return at !== null && e.contains(at); }"""
+
+
+def assert_slap_and_pile_in_view(page: Page) -> None:
+    """The slap button and the pile lie in the window between the turn line and the player's
+    stack, uncovered, with no sideways scrolling."""
+    head, mine = box_of(page, ".table-head"), box_of(page, ".me-area")
+    for selector in (".slap-btn", "[data-testid=sj-pile]"):
+        assert_in_window(page, selector)
+        box = box_of(page, selector)
+        clear = head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= mine["y"]
+        assert clear, (selector, head, box, mine)
+        assert page.locator(selector).evaluate(UNCOVERED_JS), f"{selector} is under something else"
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+@pytest.mark.parametrize("bots", SLAP_BOTS, ids=[f"{b + 1}-players" for b in SLAP_BOTS])
+@pytest.mark.parametrize(("width", "height"), SLAP_PHONES, ids=[f"{w}x{h}" for w, h in SLAP_PHONES])
+def test_slapjack_slap_button_and_the_pile_are_in_view_on_a_phone(
+        open_tab, shots, width, height, bots):
+    """The slap button and the pile are in the window and uncovered at the start of the player's
+    turns, without scrolling, with one opponent or five: a phone has no space bar to slap with, and
+    the button once sat under the player's stack kept at the window's bottom."""
+    ada = open_tab("/", viewport={"width": width, "height": height})
+    start_with_bots(ada, "Slapjack", bots)
     wait_for_my_turn(ada)
+    # The board takes no clicks (nor answers elementFromPoint) while the new game settles.
+    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
     wait_until_still(ada)
-    slap = ada.get_by_role("button", name=re.compile("SLAP"))
-    uncovered = slap.evaluate("""b => { const r = b.getBoundingClientRect();
-        const e = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-        return e !== null && b.contains(e); }""")
-    assert uncovered, "the slap button is under something else"
-    assert_in_window(ada, ".slap-btn")
-    assert ada.evaluate("document.documentElement.scrollWidth") <= 320
-    shot(ada, shots, "slapjack-320", full_page=False)
+    shot(ada, shots, f"slapjack-{width}x{height}-{bots + 1}", full_page=False)
+    assert_slap_and_pile_in_view(ada)
+    # The next turn, cards on the pile (and maybe a slap's news under it): still in view.
+    version = ada.get_by_test_id("table").get_attribute("data-version")
+    ada.get_by_role("button", name="Turn up a card").click()
+    expect(ada.get_by_test_id("table")).not_to_have_attribute("data-version", version)
+    wait_for_my_turn(ada)
+    assert_slap_and_pile_in_view(ada)

@@ -197,7 +197,7 @@ export function Slapjack(props: BoardProps): ReactElement {
       {seat !== null && (
         <MyArea label={whose(owner, "stack")} isTurn={playsNow(view, seat)}>
           <h2>{whose(owner, "stack")}</h2>
-          <div className="btn-row" style={{ justifyContent: "center", gap: "1.2rem" }}>
+          <div className="btn-row sj-stack-row">
             <FaceDownHand count={counts[seat] ?? 0} label={whose(owner, "stack")} />
             <button type="button" className="btn btn-accent" disabled={!turnUp || busy} data-testid="turn-up"
               onClick={() => play("play", [])}>

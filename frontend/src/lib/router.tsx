@@ -45,10 +45,18 @@ const listeners = new Set<() => void>();
 
 /** Moves to another page of the app without reloading. */
 export function navigate(to: string, replace = false): void {
-  if (replace) window.history.replaceState(null, "", to);
-  else window.history.pushState(null, "", to);
-  listeners.forEach((notify) => notify());
+  if (replace) rewriteAddress(to);
+  else {
+    window.history.pushState(null, "", to);
+    listeners.forEach((notify) => notify());
+  }
   window.scrollTo?.(0, 0);
+}
+
+/** Changes the address of the page shown, in place: no new history entry, and no scrolling. */
+export function rewriteAddress(to: string): void {
+  window.history.replaceState(null, "", to);
+  listeners.forEach((notify) => notify());
 }
 
 /** The current route, updated on navigation and on the browser's back and forward. */

@@ -215,6 +215,23 @@ describe("RoomPage, watching and closed", () => {
     expect(useRoom.mock.calls.at(-1)?.slice(2, 4)).toEqual(["Linus", true]);
   });
 
+  it("drops ?watch=1 from the address, in place, once the watcher takes a seat", async () => {
+    const lobby = room({ seats: [seat(0, "Ada")] });
+    server.room = lobby;
+    server.live = { status: "online", room: lobby, spectator: true };
+    window.history.replaceState(null, "", "/r/K7MPQ2?watch=1");
+    const steps = window.history.length;
+    const page = render(<RoomPage code="K7MPQ2" spectate />);
+    await act(async () => undefined);
+    expect(window.location.search).toBe("?watch=1"); // still watching: a reload watches again
+    server.live = { status: "online", room: room({ seats: [seat(0, "Ada"), seat(1, "Linus", { user_id: "u1" })] }),
+      mySeats: [1], spectator: false };
+    page.rerender(<RoomPage code="K7MPQ2" spectate />);
+    await act(async () => undefined);
+    expect(`${window.location.pathname}${window.location.search}`).toBe("/r/K7MPQ2");
+    expect(window.history.length).toBe(steps);
+  });
+
   it("says why the room closed when the server does, without its games (they cannot be watched)", async () => {
     offered.games = { games: [{ title: "Nine Locks" }] };
     rememberRoom({ code: "K7MPQ2", id: "u0", title: "Pirate Poker" });

@@ -10,7 +10,7 @@ import {
 import { knownRoom, rememberRoom } from "../lib/knownRooms";
 import { forgetLeft, hasLeft, markLeft } from "../lib/leftRooms";
 import { hostName, seatFree } from "../lib/seats";
-import { isRoomKey, Link, navigate } from "../lib/router";
+import { isRoomKey, Link, navigate, rewriteAddress } from "../lib/router";
 import { setTableGame } from "../lib/tableGame";
 import { useGames } from "../lib/useGames";
 import { useLasting } from "../lib/useLasting";
@@ -100,6 +100,18 @@ export const FREED_AFTER_MS = 3000;
 const seatKey = (seat: FreedSeat) => seat.identity.userId;
 /** A look at this browser's seats in a room: the room now, the seat freed there, and whether one is still there. */
 type HeldLook = Awaited<ReturnType<typeof lookAtHeldSeats>>;
+
+/** Once this tab holds a seat (`seated`), the address loses the "?watch=1" that a Watch link or
+ * "Just watch" put there: copied, or opened again, it would watch the table this tab plays at. In
+ * place, so that Back does not lead to watching. */
+function useSeatedAddress(seated: boolean): void {
+  useEffect(() => {
+    const address = new URL(window.location.href);
+    if (!seated || address.searchParams.get("watch") !== "1") return;
+    address.searchParams.delete("watch");
+    rewriteAddress(`${address.pathname}${address.search}${address.hash}`);
+  }, [seated]);
+}
 
 /** A seat of this browser freed while this tab asks (`watch`): the tab that played it was closed.
  * Looked up every few seconds while the tab is shown, and at once when it is shown again (closing
@@ -386,6 +398,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   const gone = model.closed !== null || failed;
   const roomGone = model.closed !== null || model.fatal?.code === "not_found" || isMissing(lookup);
   useHeldSeat(code, identity, model.status === "online" ? model.mySeats.length > 0 : null, roomGone);
+  useSeatedAddress(!hidden && model.mySeats.length > 0);
   useEffect(() => {
     if (hidden && (gone || !entry || leftHere)) onGone?.();
   }, [hidden, gone, entry === null, leftHere]);
