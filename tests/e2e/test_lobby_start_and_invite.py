@@ -37,6 +37,8 @@ def test_start_says_who_the_table_waits_for_until_everyone_is_ready(open_tab, sh
     expect(start).to_have_attribute("aria-disabled", "true")
     expect(start).to_have_accessible_description("Waiting for Grace to get ready.")
     shot(ada, shots, "lobby-desktop-host-waiting", full_page=False)
+    # The turn time's menu is as wide as its choices need, not the whole lobby.
+    assert ada.get_by_test_id("turn-time-select").bounding_box()["width"] <= 300
     shot(grace, shots, "lobby-phone-guest-not-ready", full_page=False)
 
     # Pressed anyway: the sentence again, focus kept, nothing sent (no refusal from the server).
