@@ -193,6 +193,24 @@ describe("RoomPage, watching and closed", () => {
     server.room = room({ status: "playing", seats: [seat(0, "Ada"), seat(1, "Grace")] });
   });
 
+  it("keeps the invite's line on the room current while it asks for a name", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      localStorage.clear();
+      const seats = [seat(0, "Ada"), seat(1, "Grace")];
+      server.room = room({ status: "playing", seats });
+      await show(<RoomPage code="K7MPQ2" spectate={false} />);
+      expect(await screen.findByTestId("join-name")).toBeInTheDocument();
+      expect(screen.getByTestId("join-room-line")).toHaveTextContent("a game is on, so you would watch.");
+      server.room = room({ status: "finished", seats });
+      await act(async () => vi.advanceTimersByTime(ROOM_CHECK_MS));
+      expect(screen.getByTestId("join-room-line")).toHaveTextContent("its game is over, so you would watch.");
+      expect(joining()).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("watches at once from a Watch link, without asking for a name", async () => {
     await show(<RoomPage code="K7MPQ2" spectate />);
     await waitFor(() => expect(joining()).toBe(true));

@@ -39,9 +39,10 @@ type Lookup = Room | { missing: string } | null;
  * frees, it closes). */
 export const ROOM_CHECK_MS = 4000;
 
-/** The lookup of `code` while `ask`; looked at again every few seconds while `keepCurrent` and
- * the tab is shown, keeping the last answer when a later look fails. */
-function useLookup(code: string, ask: boolean, keepCurrent: boolean): Lookup {
+/** The lookup of `code` while `ask`; looked at again every few seconds while the tab is shown (the
+ * page asking for a name, or saying this tab left, keeps its line on the room current: the game
+ * ends, a seat frees, the room closes), keeping the last answer when a later look fails. */
+function useLookup(code: string, ask: boolean): Lookup {
   const [found, setFound] = useState<{ code: string; lookup: Lookup } | null>(null);
   const look = useCallback(() => {
     if (!ask) return;
@@ -52,7 +53,7 @@ function useLookup(code: string, ask: boolean, keepCurrent: boolean): Lookup {
   useEffect(look, [look]);
   const lookup = ask && found?.code === code ? found.lookup : null;
   // A closed room stays closed: no need to look again.
-  useLookWhileShown(look, ROOM_CHECK_MS, ask && keepCurrent && !isMissing(lookup));
+  useLookWhileShown(look, ROOM_CHECK_MS, ask && !isMissing(lookup));
   return lookup;
 }
 
@@ -377,8 +378,7 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   const [leftHere, setLeftHere] = useState(() => hasLeft(code));
 
   const wellFormed = isRoomKey(code);
-  // The page saying this tab left keeps its line on the room current (the game ends, the room closes).
-  const lookup = useLookup(code, (entry === null || leftHere || askFirst) && !hidden && wellFormed, leftHere);
+  const lookup = useLookup(code, (entry === null || leftHere || askFirst) && !hidden && wellFormed);
   const games = useGames();
   const [model, actions] = useRoom(code, identity, entry?.name ?? "", entry?.spectate ?? false,
     entry !== null && !leftHere && !askFirst && wellFormed);
