@@ -272,6 +272,13 @@ class LoungeSockets:
                 conn.room_id = None
                 self.server.leave_room(sid, channel(room_id))
 
+    def closed(self, room_id: str, reason: str, conns: list[str]) -> None:
+        """The room closed: its channel on this process is told ``closed`` and goes, and these
+        connections of this process are out of the room."""
+        self.broadcast(room_id, "closed", {"reason": reason})
+        self.dismiss(room_id, conns)
+        self.server.close_room(channel(room_id))
+
     def members(self, room_id: str) -> list[Connection]:
         """This process's connections in a room."""
         return [c for c in self.connections.values() if c.room_id == room_id]
@@ -298,9 +305,7 @@ class SocketNotifier:
 
     def closed(self, room: Room, conns: list[str], reason: str) -> None:
         """Everyone gets ``closed``; the channel goes."""
-        self.sockets.broadcast(room.id, "closed", {"reason": reason})
-        self.sockets.dismiss(room.id, conns)
-        self.sockets.server.close_room(channel(room.id))
+        self.sockets.closed(room.id, reason, conns)
 
 
 def _refuse(code: str, message: str) -> NoReturn:

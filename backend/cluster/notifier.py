@@ -128,9 +128,7 @@ class ClusterNotifier:
 
     def _closed_here(self, room_id: str, reason: str) -> None:
         """This process's connections in a room closed unrun get ``closed`` and leave it."""
-        self.sockets.broadcast(room_id, "closed", {"reason": reason})
-        self.sockets.dismiss(room_id, [conn.sid for conn in self.sockets.members(room_id)])
-        self.sockets.server.close_room(channel(room_id))
+        self.sockets.closed(room_id, reason, [conn.sid for conn in self.sockets.members(room_id)])
 
     def _to(self, node: str, message: dict) -> None:
         with self.lock:  # posted under the lock: in order with any reply release() posts
