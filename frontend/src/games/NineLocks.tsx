@@ -114,7 +114,7 @@ function TheirHands({ name, visible, hiddenCount }: { name: string; visible: str
 function OwnHand({ title, seenBy, children }: { title: string; seenBy: string; children: ReactNode }): ReactElement {
   return (
     <section>
-      <h2>{title} <span className="muted" style={{ color: "#cfe9dc", fontWeight: 400 }}>{seenBy}</span></h2>
+      <h2>{title} <span className="muted" style={{ color: "#e0f3e9", fontWeight: 400 }}>{seenBy}</span></h2>
       <div className="hand">{children}</div>
     </section>
   );
