@@ -40,6 +40,7 @@ NOT_BACK = "Not sent: you are not back in the room yet (a moment…)"
 STILL_OUT = ("Still getting back into the room: the server has not let this client back in "
              "yet. It keeps trying (Ctrl-C quits).")
 NOT_SENT = "Not sent: there is no connection to the server yet (trying again…)"
+MODEL_EVENTS = ("room", "seats", "state", "chat", "closed")  # each read by Model.on_<event>
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -205,36 +206,39 @@ class App:
     # -- the server --------------------------------------------------------------------------
 
     def on_incoming(self, item: Incoming) -> None:
-        model = self.model
-        if item.kind == "connect":
-            model.connected = True
-            self.told.clear()
-            if self.joined:
-                self._rejoin(REJOINING, BACK)
-            else:
-                self._send_join()
+        """Hand one thing from the connection to what deals with it: a change of the
+        connection or an acknowledgement to this loop, a room's news to the model."""
+        if item.kind == "ack":
+            self.on_ack(item.event or "", item.data, item.sent)
+        elif item.kind in MODEL_EVENTS:
+            getattr(self.model, f"on_{item.kind}")(item.data)
+        elif item.kind == "connect":
+            self.on_connect()
         elif item.kind == "disconnect":
-            model.connected = False
-            # nothing is pending on a dead connection: the next connect starts over
-            self.join_sent_at = self.join_due = self.rejoin_since = None
-            if self.exit_code is None:
-                self._note_once(LOST, "error")
+            self.on_disconnect()
         elif item.kind == "connect_error":
             self.on_connect_error(item.data)
-        elif item.kind == "ack":
-            self.on_ack(item.event or "", item.data, item.sent)
-        elif item.kind == "room":
-            model.on_room(item.data)
-        elif item.kind == "seats":
-            model.on_seats(item.data)
-        elif item.kind == "state":
-            model.on_state(item.data)
-        elif item.kind == "chat":
-            model.on_chat(item.data)
-        elif item.kind == "closed":
-            model.on_closed(item.data)
+        if item.kind == "closed":
+            lines = self.model.lines
             self.draw()
-            self._finish(0, model.lines[-1].text if model.lines else "The room was closed.")
+            self._finish(0, lines[-1].text if lines else "The room was closed.")
+
+    def on_connect(self) -> None:
+        """Connected, for the first time (join) or again (get back into the room)."""
+        self.model.connected = True
+        self.told.clear()
+        if self.joined:
+            self._rejoin(REJOINING, BACK)
+        else:
+            self._send_join()
+
+    def on_disconnect(self) -> None:
+        """The connection dropped; the client reconnects by itself."""
+        self.model.connected = False
+        # nothing is pending on a dead connection: the next connect starts over
+        self.join_sent_at = self.join_due = self.rejoin_since = None
+        if self.exit_code is None:
+            self._note_once(LOST, "error")
 
     def on_connect_error(self, data: object) -> None:
         """A reconnection attempt failed. The library's own words ("Connection error") mean
