@@ -80,6 +80,7 @@ class ClusterBus(socketio.RedisManager):
         self.failed = 0  # forwarded events refused while Redis was out of reach
         self.outbox: Outbox | None = None  # made when the server starts the manager
         self.up = False  # whether the listener is subscribed
+        self.missed = False  # whether messages were missed since the subscription was lost
         self.subscription: Any = None
         self.heard_at = time.monotonic()
 
@@ -149,46 +150,58 @@ class ClusterBus(socketio.RedisManager):
 
     def _messages(self) -> Iterator[tuple[bytes, bytes]]:
         """(channel, data) of every message on this process's three channels, for ever, on a
-        connection of its own, read a whole ``recv`` at a time (see
-        :mod:`backend.cluster.resp`) and made again within RETRY_SECONDS of losing it. An error
-        reply (a wrong password, say) ends the connection too, and is logged once."""
-        refused, lost = "", False
+        connection of its own, made again within RETRY_SECONDS of losing it."""
+        refused = ""
         while True:
             sock = None
             try:
                 sock = open_connection(self.redis_url, None)
-                sock.sendall(pack("SUBSCRIBE", self.channel, self.own, self.everyone))
-                self.subscription, self.heard_at = sock, time.monotonic()
-                replies, subscribed = Replies(), 0
-                while True:
-                    data = sock.recv(READ_BYTES)
-                    if not data:
-                        raise ConnectionError("Redis closed the subscription")
-                    self.heard_at = time.monotonic()
-                    for reply in replies.feed(data):
-                        kind = _push_kind(reply)
-                        if kind == b"message":
-                            yield reply[1], reply[2]
-                        elif kind == b"subscribe":
-                            subscribed += 1
-                            self.up = subscribed == SUBSCRIBED
-                            if self.up and lost:
-                                lost = False
-                                self.on_resubscribed()
-                        elif isinstance(reply, RedisError):
-                            raise reply
+                yield from self._subscribe(sock)
             except Exception as exc:
-                if self.up:
-                    log.error("Redis: the subscription was lost (%s); reconnecting", exc)
-                    lost = True
-                elif isinstance(exc, RedisError) and str(exc) != refused:
-                    log.error("Redis refused the subscription: %s", exc)
-                    refused = str(exc)
+                refused = self._log_loss(exc, refused)
                 self.up = False
                 if sock is not None:
                     with contextlib.suppress(Exception):
                         sock.close()
                 time.sleep(RETRY_SECONDS)
+
+    def _subscribe(self, sock: Any) -> Iterator[tuple[bytes, bytes]]:
+        """Subscribe on ``sock`` and yield its messages, read a whole ``recv`` at a time (see
+        :mod:`backend.cluster.resp`), until it fails. An error reply (a wrong password, say)
+        ends it too."""
+        sock.sendall(pack("SUBSCRIBE", self.channel, self.own, self.everyone))
+        self.subscription, self.heard_at = sock, time.monotonic()
+        replies, channels = Replies(), 0
+        while True:
+            data = sock.recv(READ_BYTES)
+            if not data:
+                raise ConnectionError("Redis closed the subscription")
+            self.heard_at = time.monotonic()
+            for reply in replies.feed(data):
+                kind = _push_kind(reply)
+                if kind == b"message":
+                    yield reply[1], reply[2]
+                elif kind == b"subscribe":
+                    channels += 1
+                    self._subscribed(channels)
+                elif isinstance(reply, RedisError):
+                    raise reply
+
+    def _subscribed(self, channels: int) -> None:
+        self.up = channels == SUBSCRIBED
+        if self.up and self.missed:
+            self.missed = False
+            self.on_resubscribed()
+
+    def _log_loss(self, exc: Exception, refused: str) -> str:
+        """Log a lost subscription, or a refused one once; what was refused last."""
+        if self.up:
+            log.error("Redis: the subscription was lost (%s); reconnecting", exc)
+            self.missed = True
+        elif isinstance(exc, RedisError) and str(exc) != refused:
+            log.error("Redis refused the subscription: %s", exc)
+            return str(exc)
+        return refused
 
     def _watch(self) -> None:
         """Post a heartbeat to this process's channel every second, and drop a subscription
