@@ -130,7 +130,11 @@ _SUMMARY = {"type": "object", "properties": {
 _STEP = {"type": "object", "properties": {
     "version": {"type": "integer"}, "seat": {"type": "integer", "nullable": True},
     "move": {"type": "string", "nullable": True}, "args": {"type": "array", "items": {}},
-    "view": {"type": "object", "description": "the spectator's view after this step"}}}
+    "actor": {"type": "string", "enum": ["player", "timeout", "away", "gone"],
+              "description": "who made the move: its player, or a bot for them (not step 0)"},
+    "view": {"type": "object", "description": "the spectator's view after this step"},
+    "log": {"type": "array", "items": {"type": "string"},
+            "description": "the spectators' game log lines of this step"}}}
 
 
 def _answer(schema: dict, description: str) -> dict:

@@ -45,7 +45,9 @@ SCHEMAS: dict[str, dict] = {
         "kind": {"type": "string", "enum": ["human", "bot", "local"]},
         "user_id": {"type": "string", "nullable": True},
         "level": {"type": "string", "nullable": True}, "connected": {"type": "boolean"},
-        "ready": {"type": "boolean"}, "left": {"type": "boolean"}}},
+        "ready": {"type": "boolean"}, "left": {"type": "boolean"},
+        "away": {"type": "boolean", "description": "a bot plays this seat's turns for now"},
+        "colour": {"type": "integer", "description": "the seat's avatar colour"}}},
     "Room": {"type": "object", "properties": {
         "id": {"type": "string", "format": "uuid"},
         "code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"},
@@ -58,7 +60,13 @@ SCHEMAS: dict[str, dict] = {
         "round": {"type": "integer"},
         "removed": {"type": "array", "description": "players the host removed: they only watch",
                     "items": {"type": "object", "properties": {
-                        "user_id": {"type": "string"}, "name": {"type": "string"}}}}}},
+                        "user_id": {"type": "string"}, "name": {"type": "string"}}}},
+        "turn_seconds": {"type": "integer", "description": "the turn time (0: none)"},
+        "closes_at": {"type": "integer", "nullable": True,
+                      "description": "the host is gone: when the room closes (ms)"},
+        "closes_in_ms": {"type": "integer", "nullable": True},
+        "notice": {"type": "string", "nullable": True,
+                   "description": "why the room is back in its lobby"}}},
     "CreateRoom": {"type": "object", "required": ["game", "name"],
                    "additionalProperties": False, "properties": {
         "game": {"type": "string"}, "name": {"type": "string", "minLength": 1, "maxLength": 32},

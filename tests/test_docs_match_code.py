@@ -223,3 +223,15 @@ def test_every_key_of_a_games_view_is_in_its_page(slug: str) -> None:
     documented = table_names(section(page.read_text(), "The view"))
     keys = set().union(*(v.keys() for v in views(slug))) - COMMON
     assert keys - documented == set()
+
+
+def test_the_openapi_room_schema_names_every_key_of_the_room_object() -> None:
+    from backend.lounge import Lounge
+    from backend.store import MemoryRoomStore
+    from backend.views import summary
+
+    room = Lounge(MemoryRoomStore()).create_room("6f1c2a9e-0b7d", "tic-tac-toe", "Ada", True)
+    body = summary(room)
+    schemas = openapi_document()["components"]["schemas"]
+    assert set(body) - set(schemas["Room"]["properties"]) == set()
+    assert set(body["seats"][0]) - set(schemas["Seat"]["properties"]) == set()
