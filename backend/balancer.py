@@ -2,8 +2,10 @@
 
 One implementation for ``lounge cluster`` and for the tests. The configuration gives every
 client a sticky cookie, so that all the requests of one Engine.IO long-polling session reach the
-process that created it; WebSocket upgrades pass through; processes that fail ``/api/health``
-are taken out until they pass it again. Each process is a server named ``p1``, ``p2``... in the
+process that created it; a Socket.IO connection that names its room (``?room=CODE``) is placed
+by that room instead (consistent hashing, ``by_room``), so that a room's players share one
+process; WebSocket upgrades pass through; processes that fail ``/api/health`` are taken out
+until they pass it again. Each process is a server named ``p1``, ``p2``... in the
 order given: the name is the value of the sticky cookie and of the ``X-Lounge-Backend`` response
 header, and what :meth:`Balancer.servers` reports.
 """
