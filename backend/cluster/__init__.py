@@ -3,7 +3,8 @@ PostgreSQL (switched on by ``REDIS_URL``; see docs/deployment.md).
 
 - :mod:`.leases`: who owns which room (PostgreSQL leases with a fencing epoch);
 - :mod:`.bus`: Redis between the processes (Flask-SocketIO's message queue and the lounge's
-  own channels);
+  own channels), on plain sockets of its own (:mod:`.link` opens them, :mod:`.resp` packs and
+  parses Redis's protocol);
 - :mod:`.directory`: every open room's room object in Redis, for REST on any process;
 - :mod:`.notifier`: how an owner tells connections on any process (and what a process does with
   what it is told);
