@@ -235,3 +235,12 @@ def test_the_openapi_room_schema_names_every_key_of_the_room_object() -> None:
     schemas = openapi_document()["components"]["schemas"]
     assert set(body) - set(schemas["Room"]["properties"]) == set()
     assert set(body["seats"][0]) - set(schemas["Seat"]["properties"]) == set()
+
+
+def test_every_server_module_is_in_the_architecture() -> None:
+    """architecture.md says every module's job: a new one needs its line there."""
+    text = (DOCS / "architecture.md").read_text()
+    modules = [p for folder in ("backend", "backend/cluster") for p in (ROOT / folder).glob("*.py")
+               if p.name != "__init__.py"]
+    assert [p.name for p in modules if f"`{p.name}`" not in text and
+            f"{p.parent.name}/{p.name}`" not in text] == []
