@@ -244,3 +244,16 @@ def test_every_server_module_is_in_the_architecture() -> None:
                if p.name != "__init__.py"]
     assert [p.name for p in modules if f"`{p.name}`" not in text and
             f"{p.parent.name}/{p.name}`" not in text] == []
+
+
+def test_every_payload_field_is_named_in_its_events_section() -> None:
+    text = section(PROTOCOL, "Client events")
+    missing = []
+    for event, schema in SOCKET_SCHEMAS.items():
+        start = re.search(rf"^### `{event}`.*$", text, re.M)
+        assert start is not None, event
+        end = text.find("\n### ", start.end())
+        body = text[start.end():] if end < 0 else text[start.end():end]
+        missing += [f"{event}.{name}" for name in schema.fields if f'"{name}"' not in body
+                    and f"`{name}`" not in body]
+    assert missing == []
