@@ -257,3 +257,9 @@ def test_every_payload_field_is_named_in_its_events_section() -> None:
         missing += [f"{event}.{name}" for name in schema.fields if f'"{name}"' not in body
                     and f"`{name}`" not in body]
     assert missing == []
+
+
+def test_the_readme_links_every_doc() -> None:
+    linked = set(re.findall(r"\]\((docs/[^)#\s]+)", README))
+    pages = {str(p.relative_to(ROOT)) for p in DOCS.rglob("*.md")}
+    assert pages - linked == set()
