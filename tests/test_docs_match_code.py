@@ -263,3 +263,10 @@ def test_the_readme_links_every_doc() -> None:
     linked = set(re.findall(r"\]\((docs/[^)#\s]+)", README))
     pages = {str(p.relative_to(ROOT)) for p in DOCS.rglob("*.md")}
     assert pages - linked == set()
+
+
+def test_every_public_name_of_the_rules_package_is_in_the_engine_reference() -> None:
+    import shared_rules
+
+    text = (DOCS / "rules-engine.md").read_text()
+    assert [name for name in shared_rules.__all__ if not re.search(rf"\b{name}\b", text)] == []
