@@ -87,7 +87,7 @@ def api_routes() -> list[tuple[str, str]]:
     """(method, rule) of every REST endpoint but the catch-all."""
     from backend.app import create_app
 
-    app = create_app(Config(DATABASE_URL="memory"))
+    app = create_app(Config(DATABASE_URL="memory", ASYNC_MODE="threading"))
     return [(method, rule.rule) for rule in app.url_map.iter_rules()
             if rule.rule.startswith("/api/") and rule.endpoint != "api.unknown"
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
