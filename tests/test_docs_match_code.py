@@ -270,3 +270,14 @@ def test_every_public_name_of_the_rules_package_is_in_the_engine_reference() -> 
 
     text = (DOCS / "rules-engine.md").read_text()
     assert [name for name in shared_rules.__all__ if not re.search(rf"\b{name}\b", text)] == []
+
+
+def test_every_closing_reason_is_in_the_protocol_with_its_sentence() -> None:
+    from backend.closing import WHY, ClosedNote
+
+    closed = section(PROTOCOL, "Server events")
+    closed = closed[closed.index("### `closed`"):]
+    for reason in WHY:
+        assert f"`{reason}`" in closed, reason
+        sentence = ClosedNote("K7MPQ2", reason, "pirate-poker", 0).message()
+        assert f'| `{reason}` | "{sentence}" |' in PROTOCOL, reason
