@@ -281,3 +281,20 @@ def test_every_closing_reason_is_in_the_protocol_with_its_sentence() -> None:
         assert f"`{reason}`" in closed, reason
         sentence = ClosedNote("K7MPQ2", reason, "pirate-poker", 0).message()
         assert f'| `{reason}` | "{sentence}" |' in PROTOCOL, reason
+
+
+def test_the_haproxy_configuration_in_deployment_is_the_one_written() -> None:
+    from backend.balancer import haproxy_config
+
+    text = (DOCS / "deployment.md").read_text()
+    shown = text[text.index("### The local cluster's HAProxy configuration"):]
+    shown = shown[shown.index("```\n") + 4:]
+    shown = shown[:shown.index("```")]
+    written = haproxy_config([("127.0.0.1", 41001), ("127.0.0.1", 41002)], 5000,
+                             stats_socket="/tmp/lounge-haproxy-.../admin.sock")
+
+    def lines(config: str) -> list[str]:
+        return [line for line in config.splitlines()
+                if line.strip() and not line.strip().startswith("#")]
+
+    assert lines(shown) == lines(written)
