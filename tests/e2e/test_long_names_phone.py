@@ -35,3 +35,18 @@ def test_a_long_name_in_the_turn_line_and_the_result_fits_a_320_px_phone(open_ta
     expect(log).to_have_text(f"{LONG} wins!")
     assert log.evaluate("e => e.scrollWidth <= e.clientWidth")
     shot(guest, shots, "long-name-result-320")
+
+
+def test_a_long_name_on_the_hot_seat_curtain_and_over_the_hand_fits_a_320_px_phone(open_tab):
+    host = open_tab("/", viewport=SMALL)
+    host_room(host, LONG, "Crazy Eights", public=False)
+    host.get_by_label("Hot-seat player").fill(LONG[::-1])
+    host.get_by_role("button", name="Add hot seat").click()
+    host.get_by_role("button", name="Start game").click()
+    show = host.get_by_test_id("curtain").get_by_role("button")
+    expect(show).to_have_text(f"Show my hand ({LONG})")
+    fits(host, show)
+    fits(host, host.get_by_test_id("curtain").get_by_text("Pass the device to"))
+    show.click()
+    heading = host.get_by_role("heading", name=f"{LONG}’s hand")
+    fits(host, heading)
