@@ -50,3 +50,12 @@ def test_a_long_name_on_the_hot_seat_curtain_and_over_the_hand_fits_a_320_px_pho
     show.click()
     heading = host.get_by_role("heading", name=f"{LONG}’s hand")
     fits(host, heading)
+
+
+def test_a_long_host_name_on_the_invite_page_is_not_cut_on_a_320_px_phone(open_tab):
+    host = open_tab("/")
+    code = host_room(host, LONG, "Nine Locks", public=False)
+    guest = open_tab(f"/r/{code}", viewport=SMALL)
+    line = guest.get_by_text(f"Nine Locks, hosted by {LONG}")
+    expect(line).to_be_visible()
+    assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
