@@ -165,6 +165,10 @@ class LoungeService:
             if room.leave(caller.user_id):
                 self.close_room(room, "host_left")
                 return
+            # The player's other tabs (a duplicated tab shares its identity) are told, or they
+            # would go on showing a seat in a room they are no longer in.
+            others = [conn for conn in conns if conn != caller.conn]
+            self.notifier.tell(room, [(conn, "left", {}) for conn in others])
             self.notifier.dismiss(room, conns)
             self.grace.end(room, caller.user_id)
             self.commit(room, seats_changed=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .helpers import shot
+from .helpers import host_room, shot
 
 
 def test_join_with_a_code_fits_a_320_px_phone(open_tab, shots):
@@ -21,3 +21,20 @@ def test_join_with_a_code_fits_a_320_px_phone(open_tab, shots):
                  .get_by_role("link").all()):
         assert part.bounding_box()["height"] < 40, part
     shot(page, shots, "home-320")
+
+
+def test_a_long_host_name_in_the_open_tables_stays_in_its_row(open_tab, shots):
+    host = open_tab("/")
+    host_room(host, "Maximiliana Wolfeschlegelst", "Crazy Eights")
+    page = open_tab("/", viewport={"width": 320, "height": 640})
+    row = page.locator(".room-item", has_text="Maximiliana")
+    expect(row).to_be_visible()
+    row.scroll_into_view_if_needed()
+    words = row.get_by_text("Maximiliana").bounding_box()
+    code = row.locator(".code").bounding_box()
+    # The host's name once ran on under the room code, cut off at a word too long for its column.
+    assert row.get_by_text("Maximiliana").evaluate("e => e.scrollWidth <= e.clientWidth")
+    beside = words["x"] + words["width"] > code["x"]
+    above = words["y"] + words["height"] <= code["y"]
+    assert above or not beside, (words, code)
+    shot(page, shots, "home-320-long-host")

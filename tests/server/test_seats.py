@@ -3,7 +3,7 @@ answer, then a ``seats`` event to that connection alone when they change."""
 
 from __future__ import annotations
 
-from .harness import assert_no_leaks, start_game
+from .harness import Player, assert_no_leaks, start_game
 
 
 def test_the_join_answer_names_my_seats_hot_seat_included(players, room_of):
@@ -56,3 +56,20 @@ def test_a_seat_change_is_told_to_that_connection_only(players, room_of):
         player.wait_for(lambda p=player: p.last("chat")["text"] == "sync again")
     assert len(guest.received("seats")) == 1 and len(friend.received("seats")) == 1
 
+
+
+def test_a_player_who_leaves_in_one_tab_is_told_so_in_their_other_tab(players, room_of, url):
+    host, guest = players(2)
+    room = room_of(host, "nine-locks")
+    guest.ok("join", {"room": room["code"]})
+    # A duplicated browser tab: the same identity, a second connection in the room.
+    twin = Player(url, guest.session).connect()
+    try:
+        twin.ok("join", {"room": room["code"]})
+        guest.ok("leave")
+        # Dismissed without a word, the twin went on showing its seat in a room it had left.
+        twin.wait_for(lambda: twin.received("left"))
+        assert not guest.received("left")
+        assert twin.call("ready", {"ready": True})["error"]["code"] == "not_in_room"
+    finally:
+        twin.drop()

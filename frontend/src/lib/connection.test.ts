@@ -161,6 +161,7 @@ describe("RoomConnection", () => {
       onState: () => undefined,
       onChat: () => undefined,
       onClosed: () => undefined,
+      onLeft: () => undefined,
       onFatal: (code, message) => {
         fatal.push(code);
         told.push(message);

@@ -14,6 +14,8 @@ export interface RoomHandlers {
   onState(state: GameState): void;
   onChat(message: ChatMessage): void;
   onClosed(reason: string): void;
+  /** This player left the room from another tab (one that shares this tab's identity). */
+  onLeft(): void;
   /** A join that failed, or a connection the server refused ("unauthorized", "forbidden",
    * "rate_limited": the last one is tried again after a while). */
   onFatal(code: string, message: string): void;
@@ -68,6 +70,7 @@ export class RoomConnection {
     this.socket.on("seats", (seats: MySeats) => this.handlers.onSeats(seats));
     this.socket.on("state", (state: GameState) => this.handlers.onState(state));
     this.socket.on("chat", (message: ChatMessage) => this.handlers.onChat(message));
+    this.socket.on("left", () => this.handlers.onLeft());
     this.socket.on("closed", (data: { reason?: string }) => {
       this.handlers.onClosed(data?.reason ?? "closed");
     });

@@ -29,6 +29,8 @@ export interface RoomModel {
   /** The game log of every seat this tab gets states for, by state key. */
   logs: Record<string, LogEntry[]>;
   closed: string | null;
+  /** This player left the room from another tab of theirs. */
+  left: boolean;
   fatal: { code: string; message: string } | null;
 }
 
@@ -40,6 +42,7 @@ export type RoomEvent =
   | { type: "state"; state: GameState }
   | { type: "chat"; message: ChatMessage }
   | { type: "closed"; reason: string }
+  | { type: "left" }
   | { type: "fatal"; code: string; message: string }
   | { type: "reset" };
 
@@ -57,6 +60,7 @@ export const initialModel: RoomModel = {
   log: [],
   logs: {},
   closed: null,
+  left: false,
   fatal: null,
 };
 
@@ -128,7 +132,7 @@ export function roomReducer() {
         return { ...model, status: event.status };
       case "joined": {
         const next = withSeats(withRoom(model, event.ack.room), event.ack);
-        return { ...next, chat: event.ack.chat ?? [], fatal: null };
+        return { ...next, chat: event.ack.chat ?? [], fatal: null, left: false };
       }
       case "room":
         return withRoom(model, event.room);
@@ -141,6 +145,8 @@ export function roomReducer() {
         return { ...model, chat: [...model.chat, event.message].slice(-200) };
       case "closed":
         return { ...model, closed: event.reason, status: "closed" };
+      case "left":
+        return { ...model, left: true };
       case "fatal":
         return { ...model, fatal: { code: event.code, message: event.message } };
       case "reset":
@@ -184,6 +190,7 @@ export function useRoom(
       onState: (state) => dispatch({ type: "state", state }),
       onChat: (message) => dispatch({ type: "chat", message }),
       onClosed: (reason) => dispatch({ type: "closed", reason }),
+      onLeft: () => dispatch({ type: "left" }),
       onFatal: (c, message) => dispatch({ type: "fatal", code: c, message }),
     });
     connection.current = link;

@@ -405,6 +405,13 @@ export function RoomPage({ code, spectate, hidden = false, onGone }: RoomPagePro
   useEffect(() => {
     if (model.fatal?.code === "unauthorized") renew();
   }, [model.fatal]);
+  // Left from another tab of this player's (a duplicated tab): this one says so too, as it would
+  // after leaving here, rather than go on showing a seat in a room the player is no longer in.
+  useEffect(() => {
+    if (!model.left) return;
+    markLeft(code);
+    setLeftHere(true);
+  }, [model.left]);
 
   const leave = async () => {
     markLeft(code);
