@@ -5,8 +5,9 @@ being played they keep them, away (a bot plays their turns), until the game is o
 rematch leaves them out if they are still gone (:meth:`~backend.rooms.Room.expire`). The host
 gets ``HOST_GRACE_SECONDS`` before the room closes, and the guests are shown when
 (``Room.closes_at``); a room whose host never connects closes after
-``UNCLAIMED_ROOM_SECONDS``. Coming back (a ``join``) or leaving for good ends the wait; a user
-who goes again starts a new one. The clock runs in the room's owner process, on its
+``UNCLAIMED_ROOM_SECONDS``, also when it is rebuilt after a restart before the host came
+(``Room.host_came`` is saved with it). Coming back (a ``join``) or leaving for good ends the
+wait; a user who goes again starts a new one. The clock runs in the room's owner process, on its
 :class:`~backend.runtime.Runtime`, like the turn clocks (:mod:`backend.turns`).
 """
 

@@ -90,6 +90,7 @@ class Room:
         self.told_deadline: int | None = None
         self.told_seats: dict[str, list[int]] = {}  # what each connection was told it plays
         self.closes_at: int | None = None  # the host is away: the room closes then (ms)
+        self.host_came = False  # the host has joined it (else it closes as host_never_came)
         self.turn_seconds = 0  # the host's turn time (0: none)
         self.turn_deadline: int | None = None  # when the turn being played runs out (ms)
         self.timeouts: dict[int, int] = {}  # turns in a row each seat let run out
@@ -175,6 +176,8 @@ class Room:
         """Connect ``conn`` for ``user_id``: their seats back, a new seat, or a spectator place."""
         self._check_open()
         self.connections[conn] = user_id
+        if user_id == self.host:
+            self.host_came = True
         self.gone.discard(user_id)
         seats = self.seats_of(user_id)
         if seats:

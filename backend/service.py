@@ -284,11 +284,15 @@ class LoungeService:
 
     def resume(self, room: Room) -> None:
         """A room rebuilt from the database (a restart, or a takeover): nobody is connected
-        yet, so every seated player's grace period starts now, and its bots play on."""
+        yet, so every seated player's grace period starts now (a host who never came has the
+        unclaimed room's wait again), and its bots play on."""
         users = {room.host} | {s.user_id for s in room.seats
                                if s.kind == "human" and not s.left and s.user_id}
         for user_id in users:
-            self.grace.start(room, user_id)
+            if user_id == room.host and not room.host_came:
+                self.grace.unclaimed(room)
+            else:
+                self.grace.start(room, user_id)
         self.turns.keep(room)
         room.told_deadline = room.turn_deadline
         self.bots.schedule(room)

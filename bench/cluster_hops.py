@@ -312,7 +312,7 @@ def fenced_saves(saves: int, seconds: float) -> dict:
                                       "public": False, "status": "playing", "round": 1,
                                       "created": now, "updated": now, "turn_seconds": 0,
                                       "turn_deadline": None, "removed": "{}",
-                                      "left_out": "[]"})
+                                      "left_out": "[]", "host_came": True})
             first.add("lease", {"room": room, "owner": "bench", "epoch": 1, "seconds": 60.0})
             first.add("insert_match", {"id": match, "room_id": room, "round": 1,
                                        "game": "tic-tac-toe", "num_players": 2, "seed": "1",

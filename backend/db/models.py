@@ -41,6 +41,7 @@ class RoomRow(Base):
     turn_deadline: Mapped[int | None] = mapped_column(BigInteger)  # the turn being played
     removed: Mapped[str] = mapped_column(Text, default="{}")  # JSON: user id -> name
     left_out: Mapped[str] = mapped_column(Text, default="[]")  # JSON: user ids (Room.left_out)
+    host_came: Mapped[bool] = mapped_column(Boolean, default=True)  # the host has joined it
 
 
 class SeatRow(Base):

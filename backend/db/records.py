@@ -41,7 +41,7 @@ def room_fields(room: Room) -> tuple:
     """The room's own row, but for its last-activity time."""
     return (room.code, room.game.slug, room.public, room.status, room.round, room.created,
             room.turn_seconds, room.turn_deadline, dumps(room.removed),
-            dumps(sorted(room.left_out)))
+            dumps(sorted(room.left_out)), room.host_came)
 
 
 @dataclass
@@ -69,6 +69,7 @@ class Saved:
         room.turn_seconds, room.turn_deadline = self.fields[6], self.fields[7]
         room.removed = json.loads(self.fields[8])
         room.left_out = set(json.loads(self.fields[9]))
+        room.host_came = self.fields[10]
         room.round = self.round
         room.seats = [Seat(*record) for record in self.seats]
         room.match = self.match
@@ -142,6 +143,7 @@ def rebuild(stored: StoredRoom, hard_seconds: float) -> Room:
     room.turn_seconds, room.turn_deadline = row.turn_seconds, row.turn_deadline
     room.removed = json.loads(row.removed or "{}")
     room.left_out = set(json.loads(row.left_out or "[]"))
+    room.host_came = row.host_came
     room.chat_seq = max((m["id"] for m in stored.chat), default=0)
     if stored.match is not None and room.status != WAITING:  # a lobby's: one that did not replay
         try:

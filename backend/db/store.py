@@ -287,7 +287,7 @@ def _room_row(room: Room, fields: tuple, now: int) -> dict:
     return {"id": room.id, "code": room.code, "game": room.game.slug, "public": room.public,
             "status": room.status, "round": room.round, "created": room.created, "updated": now,
             "turn_seconds": room.turn_seconds, "turn_deadline": room.turn_deadline,
-            "removed": fields[8], "left_out": fields[9]}
+            "removed": fields[8], "left_out": fields[9], "host_came": fields[10]}
 
 
 def _plan_lease(writes: Writes, room: Room, saved: Saved | None, leases: Leasing) -> None:

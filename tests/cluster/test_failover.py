@@ -18,6 +18,7 @@ from .nodes import (
     assert_kept,
     connect,
     contiguous,
+    create,
     hosted,
     match_log,
     mid_game,
@@ -195,3 +196,21 @@ def test_another_process_tells_a_late_arrival_that_the_host_left(cluster_of):
     late = connect(cluster.url(1))
     assert late.call("join", {"room": room["code"]})["error"] == {
         "code": "not_found", "message": why}
+
+
+def test_a_room_taken_over_before_its_host_came_closes_as_never_came(cluster_of):
+    """The owner of a room whose host never joined dies: the process taking it over waits
+    for the host as for a new room, not a host grace period, and says the host never came."""
+    cluster = cluster_of(2, HOST_GRACE_SECONDS=1.0, UNCLAIMED_ROOM_SECONDS=4.0)
+    survivor = cluster.node_id(1)
+    host = connect(cluster.url(1))
+    room = create(cluster.url(0), host, "tic-tac-toe")  # process 0 owns it; the host stays away
+    guest = connect(cluster.url(1))
+    guest.ok("join", {"room": room["code"], "name": "Linus"})
+    cluster.kill(0)
+    assert wait_until(lambda: cluster.owner(room["id"])[0] == survivor, 10)
+    guest.wait_for(lambda: guest.received("closed"), TIMEOUT + 4.0)
+    assert guest.received("closed") == [{"reason": "host_never_came"}]
+    answer = requests.get(f"{cluster.url(1)}/api/rooms/{room['code']}", timeout=TIMEOUT)
+    assert answer.json()["error"]["message"] == (
+        f"Room {room['code']} has closed: the host never came.")

@@ -69,5 +69,5 @@ def new_room(room_id: str) -> Writes:
     writes.add("insert_room", {
         "id": room_id, "code": room_id.upper(), "game": "tic-tac-toe", "public": False,
         "status": "lobby", "round": 0, "created": 0, "updated": 0, "turn_seconds": 0,
-        "turn_deadline": None, "removed": "{}", "left_out": "[]"})
+        "turn_deadline": None, "removed": "{}", "left_out": "[]", "host_came": True})
     return writes

@@ -47,7 +47,7 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
     assert main(["db", "upgrade", "--database-url", sqlite_url]) == 0
     assert main(["db", "status", "--database-url", sqlite_url]) == 0
     out = capsys.readouterr().out
-    assert "revision: 0008 (latest: 0008)" in out and "match_moves    0" in out
+    assert "revision: 0009 (latest: 0009)" in out and "match_moves    0" in out
     assert main(["db", "downgrade", "--database-url", sqlite_url]) == 2
     assert main(["db", "current", "--database-url", "not a url"]) == 2
     capsys.readouterr()
@@ -55,7 +55,7 @@ def test_the_db_command_upgrades_and_reports(sqlite_url, capsys):
         assert main(["db", action, "--revision", "zzz", "--database-url", sqlite_url]) == 2
         assert capsys.readouterr().err == "lounge db: Can't locate revision identified by 'zzz'\n"
     assert main(["db", "current", "--database-url", sqlite_url]) == 0
-    assert "revision: 0008 (latest: 0008)" in capsys.readouterr().out
+    assert "revision: 0009 (latest: 0009)" in capsys.readouterr().out
 
 
 def test_the_db_command_says_in_one_line_that_a_database_cannot_be_used(tmp_path, capsys):

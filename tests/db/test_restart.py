@@ -237,6 +237,44 @@ def test_a_player_the_rematch_left_out_is_still_told_why_after_a_restart(db_url)
     assert "Traceback" not in output, output
 
 
+def test_a_room_whose_host_never_came_still_says_so_after_a_restart(db_url):
+    """Two rooms with a guest each are cut off by a restart: the one whose host never joined
+    waits for its host as a new room does and closes as ``host_never_came``; the one whose host
+    came and went gets the host grace period and closes as ``host_disconnected``."""
+    unclaimed = GRACE + 2  # longer than the host grace period, so that the reasons tell apart
+    server = start_server(db_url, UNCLAIMED_ROOM_SECONDS=unclaimed)
+    try:
+        absent, came = Player(server.url).connect(), Player(server.url).connect()
+        never = create_room(server.url, absent.token, "tic-tac-toe")
+        went = create_room(server.url, came.token, "tic-tac-toe")
+        came.ok("join", {"room": went["code"]})
+        guests = [Player(server.url).connect() for _ in range(2)]
+        for guest, room in zip(guests, (never, went), strict=True):
+            guest.ok("join", {"room": room["code"], "name": "Linus"})
+    finally:
+        kill(server)
+    for player in (absent, came, *guests):
+        player.drop()
+    server = start_server(db_url, UNCLAIMED_ROOM_SECONDS=unclaimed)
+    try:
+        back = [Player(server.url, guest.session).connect() for guest in guests]
+        for guest, room in zip(back, (never, went), strict=True):
+            guest.ok("join", {"room": room["code"]})
+        waited = TIMEOUT + unclaimed
+        back[1].wait_for(lambda: back[1].received("closed"), waited)
+        back[0].wait_for(lambda: back[0].received("closed"), waited)
+        assert back[1].received("closed") == [{"reason": "host_disconnected"}]
+        assert back[0].received("closed") == [{"reason": "host_never_came"}]
+        looked_up = requests.get(f"{server.url}/api/rooms/{never['code']}", timeout=TIMEOUT)
+        assert looked_up.json()["error"]["message"] == (
+            f"Room {never['code']} has closed: the host never came.")
+        for guest in back:
+            guest.drop()
+    finally:
+        output = server.stop()
+    assert "Traceback" not in output, output
+
+
 def test_a_room_whose_game_is_no_longer_offered_closes_and_says_why(db_url):
     """An update removed (or renamed) the game of a room being played: at the restart the room
     is closed, its players following the old code are told why, its host may open another

@@ -102,7 +102,8 @@ def test_a_faulty_save_in_a_batch_fails_alone(db_url):
     batches = Batches(store.worker.engine)
     room = {"id": "r1", "code": "ABCDEF", "game": "tic-tac-toe", "public": False,
             "status": "lobby", "round": 0, "created": 0, "updated": 0,
-            "turn_seconds": 0, "turn_deadline": None, "removed": "{}", "left_out": "[]"}
+            "turn_seconds": 0, "turn_deadline": None, "removed": "{}", "left_out": "[]",
+            "host_came": True}
     first, again, other = Writes(), Writes(), Writes()
     first.add("insert_room", room)
     again.add("insert_room", room)  # the same room twice: its key is taken

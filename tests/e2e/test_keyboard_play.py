@@ -5,9 +5,11 @@ page itself. The turn line, a polite live region, says each change of turn."""
 
 from __future__ import annotations
 
+import re
 import time
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .helpers import has_result, host_room
 
@@ -47,6 +49,13 @@ FOCUS_JS = """() => {
   };
 }"""
 
+# Whether focus is on the first pile the chosen card may go on.
+ON_FIRST_PILE_JS = """() => {
+  const piles = document.querySelectorAll('.nl-pile button.is-target');
+  const first = [...piles].find((e) => !e.disabled);
+  return Boolean(first) && document.activeElement === first;
+}"""
+
 # Every text the turn line (role=status) takes.
 WATCH_TURN_JS = """() => {
   window.__turns = [];
@@ -82,6 +91,15 @@ def tab_to_marked(page: Page, problems: list[str]) -> None:
     raise AssertionError("Tab did not reach the control to press in 60 presses")
 
 
+def on_first_pile(page: Page) -> bool:
+    """Whether focus comes to the first pile the chosen card may go on (within a second)."""
+    try:
+        page.wait_for_function(ON_FIRST_PILE_JS, timeout=1000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def press_next(page: Page, key: str, problems: list[str]) -> bool:
     """Presses the next control with `key`, then checks that focus stays on the page's controls
     once the move is made; false when there is nothing to press now."""
@@ -89,9 +107,12 @@ def press_next(page: Page, key: str, problems: list[str]) -> bool:
         return False
     tab_to_marked(page, problems)
     version = page.get_by_test_id("table").get_attribute("data-version")
-    selecting = page.evaluate("document.activeElement.matches('button.card-playable')")
+    selecting = page.evaluate("document.activeElement.matches('.me-area button.card-playable')")
     page.keyboard.press(key)
-    if not selecting:  # a card only chosen makes no move
+    if selecting:  # a card only chosen makes no move: focus goes to the first pile it may go on
+        if not on_first_pile(page):
+            problems.append("a chosen card's first pile did not take focus")
+    else:
         expect(page.get_by_test_id("table")).not_to_have_attribute("data-version", version)
     page.wait_for_timeout(60)  # the focus fallback runs on the page's next change
     focus = page.evaluate(FOCUS_JS)
@@ -148,3 +169,39 @@ def test_a_game_of_nine_locks_from_the_keyboard(open_tab):
     problems = play_to_the_end(ada, 120)
     assert not problems, sorted(set(problems))
     assert_turns_were_said(ada)
+
+
+def test_a_chosen_nine_locks_card_takes_focus_to_its_first_pile_and_escape_brings_it_back(open_tab):
+    """No Tab through the rest of the hand: choosing a card puts focus on the first pile it may
+    go on (read with the card's play), Escape cancels and goes back to the card, and Enter on
+    the pile plays it."""
+    ada = open_tab("/")
+    against_a_bot(ada, "Nine Locks")
+    # The board takes no focus while the new game settles (the table's heading takes it then).
+    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
+    problems: list[str] = []
+    card = ada.locator(".me-area button.card-playable:enabled").first
+    deadline = time.monotonic() + 30
+    while card.count() == 0 or not ada.locator(".me-area .hint").inner_text().startswith(
+            "Choose the"):
+        assert time.monotonic() < deadline and not has_result(ada), "no card to play came"
+        if not press_next(ada, "Enter", problems):
+            ada.wait_for_timeout(40)
+    name = card.get_attribute("data-card")
+    card.focus()
+    ada.keyboard.press("Enter")
+    assert on_first_pile(ada)
+    focused = ada.locator(".nl-pile button.is-target:focus")
+    expect(focused).to_have_accessible_name(re.compile(r"^Play .+ on pile [1-9] "))
+    expect(ada.locator(".me-area .hint")).to_contain_text("press Escape")
+    ada.keyboard.press("Escape")
+    chosen = ada.locator(f'.me-area button[data-card="{name}"]')
+    expect(chosen).to_be_focused()
+    expect(chosen).to_have_attribute("aria-pressed", "false")
+    ada.keyboard.press("Space")
+    assert on_first_pile(ada)
+    version = ada.get_by_test_id("table").get_attribute("data-version")
+    ada.keyboard.press("Enter")
+    expect(ada.get_by_test_id("table")).not_to_have_attribute("data-version", version)
+    expect(ada.locator(f'.me-area [data-card="{name}"]')).to_have_count(0)  # on its pile now
+    assert not problems, problems

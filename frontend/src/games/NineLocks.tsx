@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type CSSProperties, type ReactElement, type ReactNode } from "react";
+import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactElement, type ReactNode } from "react";
 import { Card, CardFace } from "../components/Card";
 import { LockIcon } from "../components/Icons";
 import { cardName, highlightedCards } from "../lib/cards";
@@ -65,7 +65,7 @@ function hintFor(stage: string | null, canPick: boolean, selected: string | null
   if (stage === "key") return "Use the key on a pile: a locked or face-down pile opens, an open one locks.";
   if (selected) {
     const where = `pile ${listed([...piles].sort((a, b) => a - b).map((p) => String(p + 1)), "or")}`;
-    return `Choose a highlighted pile for the ${cardName(selected)} (${where}), or press the card again to cancel.`;
+    return `Choose a highlighted pile for the ${cardName(selected)} (${where}), or press Escape or the card again to cancel.`;
   }
   if (playable.length > 0) return `Choose ${highlightedCards(playable)} to play${canPick ? ", or pick up from the deck" : ""}.`;
   if (canPick) return "No card fits: pick up from the deck.";
@@ -154,6 +154,19 @@ export function NineLocks(props: BoardProps): ReactElement {
   useEffect(() => {
     if (choosing) reveal(gridBox.current);
   }, [choosing]);
+  // A chosen card's piles come before the hand on the page: focus goes to the first of them, as it
+  // goes to a choice box's first choice in the other games, so that a keyboard player does not tab
+  // through the rest of the hand to reach them. Escape puts it back on the card.
+  useEffect(() => {
+    if (selected) gridBox.current?.querySelector<HTMLElement>("button.is-target:enabled")?.focus({ preventScroll: true });
+  }, [selected]);
+  const handsBox = useRef<HTMLDivElement>(null);
+  const cancelOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || !selected) return;
+    event.stopPropagation();
+    setSelected(null);
+    handsBox.current?.querySelector<HTMLElement>(`button[data-card="${selected}"]`)?.focus({ preventScroll: true });
+  };
 
   const myCard = (code: string) => (
     <Card key={code} code={code} playable={canAct && playable.has(code)} selected={selected === code}
@@ -171,7 +184,7 @@ export function NineLocks(props: BoardProps): ReactElement {
       <div className="center">
         <div className="deck-area">
           <Deck count={(view.deck_count as number) ?? 0} onPickUp={pickUp && canAct ? () => play("pick_up", []) : null} />
-          <div className="nl-grid" role="group" aria-label="The nine piles" ref={gridBox}>
+          <div className="nl-grid" role="group" aria-label="The nine piles" ref={gridBox} onKeyDown={cancelOnEscape}>
             {grid.map((pile) => {
               const move = targets.get(pile.pile);
               return (
@@ -188,7 +201,7 @@ export function NineLocks(props: BoardProps): ReactElement {
           <p className="hint" aria-live="polite">
             {legal.length > 0 && !hideHand ? hintFor(view.stage, Boolean(pickUp), selected, [...playable], [...targets.keys()]) : ""}
           </p>
-          <div className="nl-hands">
+          <div className="nl-hands" ref={handsBox} onKeyDown={cancelOnEscape}>
             <OwnHand title={owner ? `${owner}’s visible hand` : "Visible hand"} seenBy="everyone sees">
               {(visible[seat] ?? []).map(myCard)}
               {(visible[seat] ?? []).length === 0 && empty}

@@ -85,8 +85,25 @@ describe("Nine Locks", () => {
     expect(screen.getByText("Choose the 9 of hearts or the jack of spades (highlighted) to play, or pick up from the deck."))
       .toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "9 of hearts" }));
-    expect(screen.getByText("Choose a highlighted pile for the 9 of hearts (pile 5 or 8), or press the card again to cancel."))
+    expect(screen.getByText("Choose a highlighted pile for the 9 of hearts (pile 5 or 8), or press Escape or the card again to cancel."))
       .toBeInTheDocument();
+  });
+
+  it("puts focus on the first pile a chosen card may go on, and back on the card at Escape", () => {
+    const legal = [{ move: "play", args: ["9H", 7] }, { move: "play", args: ["9H", 4] }, { move: "pick_up", args: [] }];
+    render(<NineLocks {...props({ view: nineLocksView(), legal })} />);
+    const card = screen.getByRole("button", { name: "9 of hearts" });
+    card.focus();
+    fireEvent.click(card);
+    expect(screen.getByRole("button", { name: /^Play 9 of hearts on pile 5 / })).toHaveFocus();
+    fireEvent.keyDown(document.activeElement as Element, { key: "Escape" });
+    expect(card).toHaveFocus();
+    expect(card).toHaveAttribute("aria-pressed", "false");
+    expect(screen.queryByRole("button", { name: /^Play 9 of hearts/ })).toBeNull();
+    fireEvent.click(card);
+    fireEvent.keyDown(card, { key: "Escape" });  // from the hand too
+    expect(card).toHaveFocus();
+    expect(card).toHaveAttribute("aria-pressed", "false");
   });
 
   it("only asks for a highlighted pile while the key is in hand: the piles come from the server", () => {
