@@ -74,7 +74,10 @@ class Config:
     REDIS_URL: str = ""  # set: cluster mode (several processes on Redis and PostgreSQL)
     CLUSTER_NAME: str = "lounge"  # namespaces Redis channels and keys: one per lounge
     LEASE_SECONDS: float = 5.0  # how long a process keeps its rooms after its last heartbeat
-    FORWARD_SECONDS: float = 5.0  # how long an event may take to reach its room's owner
+    # How long an event may take to reach its room's owner. Above LEASE_SECONDS and a heartbeat,
+    # so that an event sent as its owner dies waits for the takeover rather than being refused
+    # just before it; below the web client's 8 s wait for an answer.
+    FORWARD_SECONDS: float = 7.0
     # A room whose connections are all on one other process moves there (its moves then
     # cross no process); off, a room stays where it is until its owner stops or dies
     FOLLOW_PLAYERS: bool = True

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { joinPayload, RETRY_JOIN_MAX_MS, RETRY_JOIN_MS, RETRY_REFUSED_MS, RoomConnection, type LinkStatus } from "./connection";
+import { DROPPED, joinPayload, RETRY_JOIN_MAX_MS, RETRY_JOIN_MS, RETRY_REFUSED_MS, RoomConnection, type LinkStatus } from "./connection";
 import { room } from "./fixtures";
 
 declare const jsdom: { reconfigure(options: { url: string }): void };
@@ -15,6 +15,8 @@ interface Session {
 }
 
 type Answer = (data: Record<string, unknown>) => unknown;
+/** An answer that the server never sends (its process died before it could). */
+const UNANSWERED = Symbol("unanswered");
 
 /** The server side: Engine.IO polling sessions on the default namespace. */
 class TinySocketServer {
@@ -96,7 +98,8 @@ class TinySocketServer {
     if (!event) return;
     const [name, data] = JSON.parse(event[2]) as [string, Record<string, unknown>];
     if (name === "join") this.joins.push({ session: session.id, token: this.tokens.get(session.id), room: data.room, payload: data });
-    if (event[1]) this.send(session.id, `3${event[1]}${JSON.stringify([this.answer(data)])}`);
+    const answer = this.answer(data);
+    if (event[1] && answer !== UNANSWERED) this.send(session.id, `3${event[1]}${JSON.stringify([answer])}`);
   }
 
   private send(id: string, message: string): void {
@@ -181,6 +184,18 @@ describe("RoomConnection", () => {
     await expect.poll(() => statuses.at(-1)).toBe("online");
     expect(statuses).toEqual(["online", "reconnecting", "online"]);
     expect(fatal).toEqual([]);
+  });
+
+  it("says the connection dropped, not that the server was slow, for an event lost with it", async () => {
+    connect();
+    await expect.poll(() => statuses.at(-1)).toBe("online");
+    answers.push(UNANSWERED);
+    const pending = link!.emit("move", { move: "play", args: [] });
+    await expect.poll(() => server.sessions.size).toBe(1);
+    server.kick(server.joins[0].session);
+    const ack = await pending;
+    expect(ack).toEqual({ ok: false, error: { code: "offline", message: DROPPED } });
+    await expect.poll(() => statuses.at(-1), { timeout: 3000 }).toBe("online");
   });
 
   it("joins to watch without a name when none was given", async () => {

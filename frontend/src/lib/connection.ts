@@ -22,6 +22,10 @@ export interface RoomHandlers {
 }
 
 const ACK_TIMEOUT_MS = 8000;
+// An event whose connection dropped before its answer (a server that died or was stopped): it may
+// or may not have been done, and "the server did not answer in time" misled players about which.
+export const DROPPED =
+  "The connection dropped before the server answered: once you are back, check whether it was done.";
 // A join answered "try again" (in a cluster, while its room moves to another server, or while
 // Redis is away), refused for going over the event rate, or not answered at all is sent again,
 // less often as it goes on, for as long as the same connection is up: a room that closes
@@ -88,10 +92,9 @@ export class RoomConnection {
       .timeout(ACK_TIMEOUT_MS)
       .emitWithAck(event, payload)
       .then((ack: Ack<T>) => this.checkPlace(event, ack))
-      .catch(() => ({
-        ok: false as const,
-        error: { code: "timeout", message: "The server did not answer in time. Try again." },
-      }));
+      .catch(() => this.socket.connected
+        ? { ok: false as const, error: { code: "timeout", message: "The server did not answer in time. Try again." } }
+        : { ok: false as const, error: { code: "offline", message: DROPPED } });
   }
 
   /** An event answered `not_in_room` after the join: the server has lost this connection's place in

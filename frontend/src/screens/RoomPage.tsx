@@ -318,7 +318,7 @@ function FreedSeatBanner({ name, onTake }: { name: string; onTake: () => void })
 /** The connection is lost, or refused for a while (`refusal`, the server's words): it comes back by itself. */
 function Reconnecting({ refusal }: { refusal: string | null }): ReactElement {
   return (
-    <div className="banner banner-warn" role="status" data-testid="reconnecting">
+    <div className="banner banner-warn banner-pinned" role="status" data-testid="reconnecting">
       <span className="spinner" aria-hidden="true" />
       {refusal === null ? "Connection lost: reconnecting…" : `${refusal} (trying again in a moment…)`}
     </div>
