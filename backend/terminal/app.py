@@ -39,7 +39,8 @@ LOST_ROOM = "Not done: the server had lost track of you in the room. Getting you
 NOT_BACK = "Not sent: you are not back in the room yet (a moment…)"
 STILL_OUT = ("Still getting back into the room: the server has not let this client back in "
              "yet. It keeps trying (Ctrl-C quits).")
-NOT_SENT = "Not sent: there is no connection to the server yet (trying again…)"
+NOT_SENT = ("Not sent: there is no connection to the server. Type it again once you are back "
+            "in the room.")
 MODEL_EVENTS = ("room", "seats", "state", "chat", "closed")  # each read by Model.on_<event>
 
 

@@ -794,6 +794,19 @@ def test_chat_is_shown_once_and_a_late_joiner_sees_it_before_the_game_so_far():
     assert said(model)[-2:] == ["gg", "still here?"] and said(model).count("hello") == 1
 
 
+def test_a_move_typed_while_offline_is_said_to_be_typed_again_not_retried():
+    """"(trying again…)" after "Not sent" read as if the move itself would go later; it does
+    not, only the connection is tried again."""
+    model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
+    app, link = app_for(model)
+    app.on_incoming(Incoming("disconnect", "transport close"))
+    link.connected = False
+    app.perform(commands.parse("5", model))
+    assert said(model)[-1] == ("Not sent: there is no connection to the server. Type it again "
+                               "once you are back in the room.")
+    assert link.sent == []
+
+
 def test_a_server_away_is_said_once_in_a_players_words():
     """each failed retry said "Cannot connect: Connection error"."""
     model = model_for(new_match("tic-tac-toe", num_players=2, seed=1), 0)
