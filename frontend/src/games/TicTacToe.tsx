@@ -11,7 +11,8 @@ export function TicTacToe({ view, legal, seat, seats, play, busy, owner }: Board
   const cells = (view.cells as (string | null)[]) ?? [];
   const line = new Set((view.line as number[] | null) ?? []);
   const marks = view.marks as string[] | undefined;
-  const free = new Set(movesNamed(legal, "place").map((m) => Number(m.args[0])));
+  // While a move is on its way or the connection is down, no cell looks playable.
+  const free = new Set(busy ? [] : movesNamed(legal, "place").map((m) => Number(m.args[0])));
   return (
     <>
       <Opponents view={view} seat={seat} seats={seats}>
@@ -21,7 +22,7 @@ export function TicTacToe({ view, legal, seat, seats, play, busy, owner }: Board
         <div className="ttt" role="group" aria-label="Board">
           {cells.map((mark, i) => (
             <button key={i} type="button" className={`${free.has(i) ? "is-target" : ""} ${line.has(i) ? "in-line" : ""}`}
-              disabled={busy || !free.has(i)} onClick={() => play("place", [i])}
+              disabled={!free.has(i)} onClick={() => play("place", [i])}
               aria-label={`${CELLS[i]}: ${mark ?? "empty"}`} data-testid={`cell-${i}`}>
               <span className={`mark-${mark}`}>{mark}</span>
             </button>

@@ -535,6 +535,18 @@ describe("Tic-Tac-Toe", () => {
     expect(within(screen.getByTestId("player-1")).getByText("plays O")).toBeInTheDocument();
   });
 
+  it("shows no cell as playable while a move is on its way or the connection is down", () => {
+    const cells = Array(9).fill(null);
+    const legal = [{ move: "place", args: [4] }];
+    const { unmount } = render(<TicTacToe {...props({ view: view("tic-tac-toe", { cells }), legal })} />);
+    expect(screen.getByTestId("cell-4")).toHaveClass("is-target");
+    expect(screen.getByTestId("cell-4")).toBeEnabled();
+    unmount();
+    render(<TicTacToe {...props({ view: view("tic-tac-toe", { cells }), legal, busy: true })} />);
+    expect(screen.getByTestId("cell-4")).not.toHaveClass("is-target");
+    expect(screen.getByTestId("cell-4")).toBeDisabled();
+  });
+
   it("names the hot-seat player whose board is shown, not the person holding the screen", () => {
     const cells = Array(9).fill(null);
     render(<TicTacToe {...props({ view: view("tic-tac-toe", { cells, marks: ["X", "O"] }), owner: "Hal" })} />);
