@@ -196,13 +196,36 @@ def assert_slap_and_pile_in_view(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
+def assert_others_in_view(page: Page) -> None:
+    """Every other player's box lies in the window between the turn line and the player's
+    stack, uncovered, none over another: in two rows on a phone, the second once sat under the
+    stack."""
+    head, mine = box_of(page, ".table-head"), box_of(page, ".me-area")
+    width = page.viewport_size["width"]
+    boxes = []
+    for other in page.locator(".opponents .player-box").all():
+        box = other.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        clear = head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= mine["y"]
+        assert clear, (head, box, mine)
+        assert other.evaluate(UNCOVERED_JS), f"{other.get_attribute('aria-label')} is covered"
+        boxes.append(box)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                     or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+            assert apart, (a, b)
+
+
 @pytest.mark.parametrize("bots", SLAP_BOTS, ids=[f"{b + 1}-players" for b in SLAP_BOTS])
 @pytest.mark.parametrize(("width", "height"), SLAP_PHONES, ids=[f"{w}x{h}" for w, h in SLAP_PHONES])
 def test_slapjack_slap_button_and_the_pile_are_in_view_on_a_phone(
         open_tab, shots, width, height, bots):
     """The slap button and the pile are in the window and uncovered at the start of the player's
     turns, without scrolling, with one opponent or five: a phone has no space bar to slap with, and
-    the button once sat under the player's stack kept at the window's bottom."""
+    the button once sat under the player's stack kept at the window's bottom. So is every other
+    player, none over another: at 320x568 the second row of five once sat under the stack."""
     ada = open_tab("/", viewport={"width": width, "height": height})
     start_with_bots(ada, "Slapjack", bots)
     wait_for_my_turn(ada)
@@ -211,9 +234,12 @@ def test_slapjack_slap_button_and_the_pile_are_in_view_on_a_phone(
     wait_until_still(ada)
     shot(ada, shots, f"slapjack-{width}x{height}-{bots + 1}", full_page=False)
     assert_slap_and_pile_in_view(ada)
+    assert_others_in_view(ada)
     # The next turn, cards on the pile (and maybe a slap's news under it): still in view.
     version = ada.get_by_test_id("table").get_attribute("data-version")
     ada.get_by_role("button", name="Turn up a card").click()
     expect(ada.get_by_test_id("table")).not_to_have_attribute("data-version", version)
     wait_for_my_turn(ada)
+    shot(ada, shots, f"slapjack-{width}x{height}-{bots + 1}-later", full_page=False)
     assert_slap_and_pile_in_view(ada)
+    assert_others_in_view(ada)
