@@ -176,7 +176,7 @@ def test_the_result_stays_on_the_felt_of_a_320_px_phone(open_tab, shots):
 
 # Phones, and the bots beside the player: one opponent, and five (the most, in two rows there).
 SLAP_PHONES = [(320, 568), (360, 640), (390, 844)]
-SLAP_BOTS = [1, 5]
+SLAP_BOTS = [1, 4, 5]
 
 UNCOVERED_JS = """e => { const r = e.getBoundingClientRect();
     const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);

@@ -57,9 +57,11 @@ export function Opponents({ view, seat, seats, out, outLabel, children }: {
   children: (seat: number) => ReactNode;
 }): ReactElement {
   const others = othersAround(view.num_players, seat);
-  // Five others or more: smaller boxes, so that they fit one row of a desktop's table.
+  // Three others or more: a phone's Slapjack shows them as chips. Five or more: smaller boxes,
+  // so that they fit one row of a desktop's table.
+  const size = `${others.length >= 3 ? " several" : ""}${others.length >= 5 ? " many" : ""}`;
   return (
-    <div className={`opponents ${others.length >= 5 ? "many" : ""}`}>
+    <div className={`opponents${size}`}>
       {others.map((s) => (
         <PlayerBox key={s} seat={s} info={seats[s]} isTurn={playsNow(view, s)} out={out?.(s)} outLabel={outLabel}>
           {children(s)}
