@@ -50,6 +50,12 @@ describe("Lobby", () => {
     expect(seatNews(after, after)).toBe("");
   });
 
+  it("tells a screen reader that the host removed a player, not that they left", () => {
+    const before = room({ seats: [seat(0, "Ada"), seat(1, "Grace")] });
+    const after = room({ seats: [seat(0, "Ada")], removed: [{ user_id: "u1", name: "Grace" }] });
+    expect(seatNews(before, after)).toBe("The host removed Grace from the seats.");
+  });
+
   it("puts focus on the seats' heading when the control it was on goes", async () => {
     const send = vi.fn(async (): Promise<Ack> => ({ ok: true }));
     const props = { userId: "u0", mySeats: [0], spectator: false, send, onLeave: vi.fn() };

@@ -303,7 +303,7 @@ function useReady(ready: boolean, runAlone: Sender["runAlone"]): { shown: boolea
 }
 
 /** What changed at the table since the last room object, in a sentence for a screen reader (the
- * seat cards say it to the eye): who sat down, who went, who is ready. Names are unique in a room. */
+ * seat cards say it to the eye): who sat down, who went (or was removed), who is ready. Names are unique in a room. */
 export function seatNews(before: Room, now: Room): string {
   const was = new Map(before.seats.map((s) => [s.name, s]));
   const is = new Map(now.seats.map((s) => [s.name, s]));
@@ -315,7 +315,13 @@ export function seatNews(before: Room, now: Room): string {
       said.push(`${name} is ${seat.ready ? "ready" : "not ready"}`);
     }
   }
-  for (const name of was.keys()) if (!is.has(name)) said.push(`${name} left the seats`);
+  // A player the host removed did not leave: they are told apart by the room's list of them.
+  const removedNow = (id: string | null) => id !== null && (now.removed ?? []).some((r) => r.user_id === id)
+    && !(before.removed ?? []).some((r) => r.user_id === id);
+  for (const [name, seat] of was) {
+    if (is.has(name)) continue;
+    said.push(removedNow(seat.user_id) ? `The host removed ${name} from the seats` : `${name} left the seats`);
+  }
   return said.length > 0 ? `${said.join(". ")}.` : "";
 }
 
