@@ -13,6 +13,13 @@ function resultTitle(result: NonNullable<Result>, room: Room, mySeats: number[])
   return result.reason === "too_long" ? "It’s a draw: the game reached its length limit" : "It’s a draw";
 }
 
+/** What a guest waits for: the host's rematch, or, while the host is away (the room closes unless
+ * they come back, as the warning above the table counts down), the host's return. */
+function rematchNote(room: Room): string {
+  const host = hostName(room, "the host");
+  return room.closes_at ? `A rematch waits for ${host} to come back.` : `Waiting for ${host} to start a rematch…`;
+}
+
 /** The end of a game over the table: who won, a rematch (the host's), leaving, the replay. */
 export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, offline }: {
   result: NonNullable<Result>; room: Room; mySeats: number[]; isHost: boolean;
@@ -52,7 +59,7 @@ export function ResultBox({ result, room, mySeats, isHost, onRematch, onLeave, o
           Rematch
         </button>
       ) : (
-        <span className="muted">Waiting for {hostName(room, "the host")} to start a rematch…</span>
+        <span className="muted">{rematchNote(room)}</span>
       )}
       <div className="result-more">
         <button type="button" className="btn" onClick={onLeave}>{isHost ? "Close room" : "Leave table"}</button>
