@@ -243,3 +243,23 @@ def test_slapjack_slap_button_and_the_pile_are_in_view_on_a_phone(
     shot(ada, shots, f"slapjack-{width}x{height}-{bots + 1}-later", full_page=False)
     assert_slap_and_pile_in_view(ada)
     assert_others_in_view(ada)
+
+
+@pytest.mark.parametrize(("width", "height"), SLAP_PHONES, ids=[f"{w}x{h}" for w, h in SLAP_PHONES])
+def test_poker99_total_is_in_view_at_my_turn_on_a_phone_with_six_players(
+        open_tab, shots, width, height):
+    """Poker 99's total, the deck and the last card (what the player's choice hangs on) lie in the
+    window above the player's hand at the start of their turn, with five others at the table, and
+    so do the others: the total was under the hand at 320x568 and half under it at 360x640."""
+    ada = open_tab("/", viewport={"width": width, "height": height})
+    start_with_bots(ada, "Poker 99", 5)
+    wait_for_my_turn(ada)
+    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
+    wait_until_still(ada)
+    shot(ada, shots, f"poker99-{width}x{height}-6", full_page=False)
+    head, mine = box_of(ada, ".table-head"), box_of(ada, ".me-area")
+    box = box_of(ada, ".p99-center")
+    clear = head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= mine["y"]
+    assert clear, (head, box, mine)
+    assert ada.locator(".p99-center").evaluate(UNCOVERED_JS), "the total is under something else"
+    assert_others_in_view(ada)
