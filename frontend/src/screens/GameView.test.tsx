@@ -187,12 +187,15 @@ describe("GameView, at the table", () => {
     expect(screen.getByTestId("turn-clock").closest(".table-head")).toContainElement(screen.getByTestId("turn"));
   });
 
-  it("tells the clock of a hot-seat player's turn to them, and of another's by name", () => {
+  it("names whose turn it is once, in the turn line, not again in the clock beside it", () => {
     const clockOn = (seatNo: number) => ({ seat: seatNo, endsAt: Date.now() + 12_000, away: false });
-    const { rerender } = render(table("tic-tac-toe", ticTacToe(0, empty), { mySeats: [0, 2], clock: clockOn(2) }));
-    expect(screen.getByTestId("turn-clock")).toHaveTextContent("0:12 left for your turn, Linus");
-    rerender(table("tic-tac-toe", ticTacToe(0, empty), { mySeats: [0, 2], clock: clockOn(1) }));
-    expect(screen.getByTestId("turn-clock")).toHaveTextContent("0:12 left for Grace’s turn");
+    const onTurn = (current: number) => ({ 0: state(nineLocksView({ current })), 2: state(nineLocksView({ seat: 2, current })) });
+    const { rerender } = render(table("nine-locks", onTurn(2), { mySeats: [0, 2], clock: clockOn(2) }));
+    expect(screen.getByTestId("turn")).toHaveTextContent("Your turn, Linus");
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent(/^0:12 left$/);
+    rerender(table("nine-locks", onTurn(1), { mySeats: [0, 2], clock: clockOn(1) }));
+    expect(screen.getByTestId("turn")).toHaveTextContent("Grace’s turn");
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent(/^0:12 left$/);
   });
 
   describe("a player a bot plays for", () => {
