@@ -59,3 +59,17 @@ def test_a_long_host_name_on_the_invite_page_is_not_cut_on_a_320_px_phone(open_t
     line = guest.get_by_text(f"Nine Locks, hosted by {LONG}")
     expect(line).to_be_visible()
     assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
+
+
+def test_two_hot_seat_slap_buttons_of_alike_long_names_read_apart_on_a_320_px_phone(open_tab):
+    host = open_tab("/", viewport=SMALL)
+    host_room(host, LONG, "Slapjack", public=False)
+    host.get_by_label("Hot-seat player").fill(LONG[:-2] + "xy")
+    host.get_by_role("button", name="Add hot seat").click()
+    host.get_by_role("button", name="Start game").click()
+    names = host.get_by_test_id("slap-name")
+    expect(names.first.locator("[aria-hidden=true]")).to_have_text("Wol…do")
+    expect(names.last.locator("[aria-hidden=true]")).to_have_text("Wol…xy")
+    for name in names.all():
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth")
+    expect(host.get_by_role("button", name=f"SLAP! {LONG[:-2]}xy")).to_be_visible()
