@@ -288,6 +288,17 @@ describe("GameView, at the table", () => {
     await waitFor(() => expect(screen.getByRole("group", { name: "Ada's hand" })).toHaveFocus());
   });
 
+  it("draws no hot-seat curtain over a hand its player no longer holds (out of Poker 99)", () => {
+    const info = { slug: "poker99", real_time: false, private: ["hands"], moves: [] } as unknown as GameInfo;
+    const at = (hand: string[]) => ({ 0: state(view("poker99", { num_players: 3, current: 1, total: 90, max_total: 99,
+      hands: hand, hands_count: [hand.length, 5, 5], status: [hand.length ? "in" : "out", "in", "in"], last: null,
+      signed_amounts: {}, deck_count: 30, out: hand.length ? [] : [0] })) });
+    const { rerender } = render(table("poker99", at(["3D"]), { mySeats: [0, 2], info }));
+    expect(screen.getByTestId("curtain")).toBeInTheDocument();
+    rerender(table("poker99", at([]), { mySeats: [0, 2], info }));
+    expect(screen.queryByTestId("curtain")).toBeNull();
+  });
+
   it("has one h1, the table's, hidden: the board stays where it was", () => {
     render(table("nine-locks", { 0: state(nineLocksView()) }));
     const headings = screen.getAllByRole("heading", { level: 1 });
