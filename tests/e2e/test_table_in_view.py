@@ -245,6 +245,40 @@ def test_slapjack_slap_button_and_the_pile_are_in_view_on_a_phone(
     assert_others_in_view(ada)
 
 
+SHORT_PHONES = [(320, 568), (360, 640)]
+
+
+@pytest.mark.parametrize(("width", "height"), SHORT_PHONES, ids=["320x568", "360x640"])
+def test_two_hot_seat_slap_buttons_sit_beside_the_pile_on_a_phone(open_tab, shots, width, height):
+    """Two hot-seat players and four bots at Slapjack: the pile and both slap buttons make one
+    row, and every other player is in view above the stack; the second button once took a row of
+    its own and pushed the last two players under the stack. The turn line says whose turn."""
+    ada = open_tab("/", viewport={"width": width, "height": height})
+    host_room(ada, "Ada", "Slapjack", public=False)
+    ada.get_by_label("Hot-seat player").fill("Linus")
+    ada.get_by_role("button", name="Add hot seat").click()
+    for _ in range(4):
+        ada.get_by_role("button", name="Add bot").click()
+    expect(ada.locator("[data-testid^=seat-]").filter(has_text="Bot")).to_have_count(4)
+    ada.get_by_role("button", name="Start game").click()
+    wait_for_my_turn(ada)
+    expect(ada.get_by_test_id("turn")).to_have_text(
+        "Slap at any time · your turn to turn up a card, Ada")
+    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
+    wait_until_still(ada)
+    shot(ada, shots, f"slapjack-hot-seat-{width}x{height}", full_page=False)
+    head, mine = box_of(ada, ".table-head"), box_of(ada, ".me-area")
+    pile = box_of(ada, "[data-testid=sj-pile]")
+    for button in ada.get_by_test_id("slap").all():
+        box = button.bounding_box()
+        assert box["y"] < pile["y"] + pile["height"] and pile["y"] < box["y"] + box["height"], box
+        assert head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= mine["y"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        assert button.evaluate(UNCOVERED_JS)
+    assert ada.evaluate("document.documentElement.scrollWidth") <= width
+    assert_others_in_view(ada)
+
+
 @pytest.mark.parametrize(("width", "height"), SLAP_PHONES, ids=[f"{w}x{h}" for w, h in SLAP_PHONES])
 def test_poker99_total_is_in_view_at_my_turn_on_a_phone_with_six_players(
         open_tab, shots, width, height):

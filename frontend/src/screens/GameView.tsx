@@ -86,7 +86,10 @@ function statusLine(state: GameState, room: Room, seat: number | null, mine: num
   const view = state.view;
   if (state.result) return { text: "Game over", mine: false };
   if (realTime && view.current !== null && view.current !== undefined) {
-    const turn = view.current === seat ? "your turn to turn up a card" : `${seatName(room.seats, view.current)} turns up next`;
+    // Hot seat: the players beside each other are told whose turn it is by name, as in other games.
+    const yours = mine.length > 1 ? `your turn to turn up a card, ${seatName(room.seats, view.current)}`
+      : "your turn to turn up a card";
+    const turn = view.current === seat ? yours : `${seatName(room.seats, view.current)} turns up next`;
     const text = away && view.current === seat ? "Slap at any time" : `Slap at any time · ${turn}`;
     return { text, mine: view.current === seat };
   }
