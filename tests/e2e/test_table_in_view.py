@@ -297,3 +297,20 @@ def test_poker99_total_is_in_view_at_my_turn_on_a_phone_with_six_players(
     assert clear, (head, box, mine)
     assert ada.locator(".p99-center").evaluate(UNCOVERED_JS), "the total is under something else"
     assert_others_in_view(ada)
+
+
+@pytest.mark.parametrize(("width", "height"), SHORT_PHONES, ids=["320x568", "360x640"])
+def test_crazy_eights_discard_pile_sits_beside_the_stock_on_a_narrow_phone(
+        open_tab, shots, width, height):
+    """The discard pile (the card to follow) shares the stock's row on a 320 or 360 px phone: it
+    went under the stock, where the hand kept at the window's bottom covered it whole."""
+    ada = open_tab("/", viewport={"width": width, "height": height})
+    start_with_bots(ada, "Crazy Eights", 1)
+    wait_for_my_turn(ada)
+    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
+    wait_until_still(ada)
+    shot(ada, shots, f"crazy-eights-{width}x{height}", full_page=False)
+    stock, discard = box_of(ada, ".deck-col:not(.discard-col)"), box_of(ada, ".discard-col")
+    assert discard["y"] < stock["y"] + stock["height"], (stock, discard)
+    assert discard["x"] + discard["width"] <= width
+    assert ada.evaluate("document.documentElement.scrollWidth") <= width
