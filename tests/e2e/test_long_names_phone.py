@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from .conftest import own_server
 from .helpers import host_room, join_by_code, ready_and_start, shot
 
 LONG = "Wolfeschlegelsteinhausenbergerdo"
@@ -59,3 +60,38 @@ def test_a_long_host_name_on_the_invite_page_is_not_cut_on_a_320_px_phone(open_t
     line = guest.get_by_text(f"Nine Locks, hosted by {LONG}")
     expect(line).to_be_visible()
     assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
+
+
+def test_two_hot_seat_slap_buttons_of_alike_long_names_read_apart_on_a_320_px_phone(open_tab):
+    host = open_tab("/", viewport=SMALL)
+    host_room(host, LONG, "Slapjack", public=False)
+    host.get_by_label("Hot-seat player").fill(LONG[:-2] + "xy")
+    host.get_by_role("button", name="Add hot seat").click()
+    host.get_by_role("button", name="Start game").click()
+    names = host.get_by_test_id("slap-name")
+    expect(names.first.locator("[aria-hidden=true]")).to_have_text("Wol…do")
+    expect(names.last.locator("[aria-hidden=true]")).to_have_text("Wol…xy")
+    for name in names.all():
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth")
+    expect(host.get_by_role("button", name=f"SLAP! {LONG[:-2]}xy")).to_be_visible()
+
+
+def test_a_long_host_name_in_the_host_away_banner_fits_a_320_px_phone(browser):
+    with own_server(HOST_GRACE_SECONDS="30") as server:
+        contexts = [browser.new_context(viewport=SMALL, base_url=server.url) for _ in range(2)]
+        try:
+            host, guest = (context.new_page() for context in contexts)
+            for page in (host, guest):
+                page.goto("/")
+            code = host_room(host, LONG, "Nine Locks", public=False)
+            join_by_code(guest, "Grace", code)
+            contexts[0].close()
+            banner = guest.get_by_test_id("host-away")
+            expect(banner).to_contain_text(f"{LONG} lost connection", timeout=10_000)
+            # The words keep inside the banner's padding: they ran from edge to edge of the screen.
+            text = banner.locator("> span").bounding_box()
+            assert text["x"] >= 8 and text["x"] + text["width"] <= 320 - 8, text
+            fits(guest, banner)
+        finally:
+            for context in contexts:
+                context.close()

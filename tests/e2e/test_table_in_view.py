@@ -245,6 +245,40 @@ def test_slapjack_slap_button_and_the_pile_are_in_view_on_a_phone(
     assert_others_in_view(ada)
 
 
+SHORT_PHONES = [(320, 568), (360, 640)]
+
+
+@pytest.mark.parametrize(("width", "height"), SHORT_PHONES, ids=["320x568", "360x640"])
+def test_two_hot_seat_slap_buttons_sit_beside_the_pile_on_a_phone(open_tab, shots, width, height):
+    """Two hot-seat players and four bots at Slapjack: the pile and both slap buttons make one
+    row, and every other player is in view above the stack; the second button once took a row of
+    its own and pushed the last two players under the stack. The turn line says whose turn."""
+    ada = open_tab("/", viewport={"width": width, "height": height})
+    host_room(ada, "Ada", "Slapjack", public=False)
+    ada.get_by_label("Hot-seat player").fill("Linus")
+    ada.get_by_role("button", name="Add hot seat").click()
+    for _ in range(4):
+        ada.get_by_role("button", name="Add bot").click()
+    expect(ada.locator("[data-testid^=seat-]").filter(has_text="Bot")).to_have_count(4)
+    ada.get_by_role("button", name="Start game").click()
+    wait_for_my_turn(ada)
+    expect(ada.get_by_test_id("turn")).to_have_text(
+        "Slap at any time · your turn to turn up a card, Ada")
+    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
+    wait_until_still(ada)
+    shot(ada, shots, f"slapjack-hot-seat-{width}x{height}", full_page=False)
+    head, mine = box_of(ada, ".table-head"), box_of(ada, ".me-area")
+    pile = box_of(ada, "[data-testid=sj-pile]")
+    for button in ada.get_by_test_id("slap").all():
+        box = button.bounding_box()
+        assert box["y"] < pile["y"] + pile["height"] and pile["y"] < box["y"] + box["height"], box
+        assert head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= mine["y"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        assert button.evaluate(UNCOVERED_JS)
+    assert ada.evaluate("document.documentElement.scrollWidth") <= width
+    assert_others_in_view(ada)
+
+
 @pytest.mark.parametrize(("width", "height"), SLAP_PHONES, ids=[f"{w}x{h}" for w, h in SLAP_PHONES])
 def test_poker99_total_is_in_view_at_my_turn_on_a_phone_with_six_players(
         open_tab, shots, width, height):
@@ -263,3 +297,20 @@ def test_poker99_total_is_in_view_at_my_turn_on_a_phone_with_six_players(
     assert clear, (head, box, mine)
     assert ada.locator(".p99-center").evaluate(UNCOVERED_JS), "the total is under something else"
     assert_others_in_view(ada)
+
+
+@pytest.mark.parametrize(("width", "height"), SHORT_PHONES, ids=["320x568", "360x640"])
+def test_crazy_eights_discard_pile_sits_beside_the_stock_on_a_narrow_phone(
+        open_tab, shots, width, height):
+    """The discard pile (the card to follow) shares the stock's row on a 320 or 360 px phone: it
+    went under the stock, where the hand kept at the window's bottom covered it whole."""
+    ada = open_tab("/", viewport={"width": width, "height": height})
+    start_with_bots(ada, "Crazy Eights", 1)
+    wait_for_my_turn(ada)
+    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
+    wait_until_still(ada)
+    shot(ada, shots, f"crazy-eights-{width}x{height}", full_page=False)
+    stock, discard = box_of(ada, ".deck-col:not(.discard-col)"), box_of(ada, ".discard-col")
+    assert discard["y"] < stock["y"] + stock["height"], (stock, discard)
+    assert discard["x"] + discard["width"] <= width
+    assert ada.evaluate("document.documentElement.scrollWidth") <= width

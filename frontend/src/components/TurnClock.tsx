@@ -28,7 +28,9 @@ export function ClockPill({ clock }: { clock: SeatClock }): ReactElement {
 
 /** The clock of the turn being played, in words, beside the turn line: `name` is whose turn it
  * is, null for this screen's only player; `here`: that player is one of this screen's (hot seat),
- * holding it now, so the turn is told to them as theirs. */
+ * holding it now, so the turn is told to them as theirs. The turn line above already names the
+ * player ("Grace’s turn", "Your turn, Grace"): the clock leaves the name out, which a long name
+ * would otherwise stretch over several lines of a phone. */
 export function TurnClockLine({ clock, name, here = false }: {
   clock: SeatClock; name: string | null; here?: boolean;
 }): ReactElement {
@@ -39,11 +41,17 @@ export function TurnClockLine({ clock, name, here = false }: {
   return (
     <>
       <p className={`turn-clock-line ${short}`} data-testid="turn-clock" aria-live="off">
-        {clock.away ? `${name ?? "You"} ${name === null ? "are" : "is"} away: a bot plays in ${left} s` : `${clockText(left)} left for ${whose}`}
+        {visibleClockText(clock.away, name, left)}
       </p>
       <span className="visually-hidden" role="status" data-testid="turn-clock-warning">{warning}</span>
     </>
   );
+}
+
+/** The clock line's words: with the player's name left out when the turn line says it. */
+function visibleClockText(away: boolean, name: string | null, left: number): string {
+  if (away) return name === null ? `You are away: a bot plays in ${left} s` : `Away: a bot plays in ${left} s`;
+  return name === null ? `${clockText(left)} left for your turn` : `${clockText(left)} left`;
 }
 
 /** Said once to a screen reader (the ticking line is not read): the turn of this screen's player

@@ -6,6 +6,7 @@ import { seatName } from "../lib/seats";
 import type { LegalMove, SeatInfo, View } from "../lib/types";
 import { useSpaceBar } from "../lib/useSpaceBar";
 import { FaceDownHand, MyArea, Opponents } from "./PlayerBox";
+import { SlapName } from "./SlapName";
 import { fromOffset, playsNow, whose, type BoardProps } from "./types";
 
 /** A slap or a departure, as the view's `events` list it (docs/games/slapjack.md). */
@@ -181,7 +182,8 @@ export function Slapjack(props: BoardProps): ReactElement {
                 disabled={!move || held} onClick={() => move && slap(slapper, move)}
                 aria-keyshortcuts={spaceSlaps ? "Space" : undefined} data-testid="slap" data-seat={slapper}>
                 SLAP!{" "}
-                <small>{spaceSlaps ? <span className="key-hint">space bar</span> : name}</small>
+                {name === null ? <small>{spaceSlaps && <span className="key-hint">space bar</span>}</small>
+                  : <SlapName name={name} others={slappers.filter((o) => o.seat !== slapper).map((o) => seatName(seats, o.seat))} />}
               </button>
             );
           })}

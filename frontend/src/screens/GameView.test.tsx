@@ -187,12 +187,15 @@ describe("GameView, at the table", () => {
     expect(screen.getByTestId("turn-clock").closest(".table-head")).toContainElement(screen.getByTestId("turn"));
   });
 
-  it("tells the clock of a hot-seat player's turn to them, and of another's by name", () => {
+  it("names whose turn it is once, in the turn line, not again in the clock beside it", () => {
     const clockOn = (seatNo: number) => ({ seat: seatNo, endsAt: Date.now() + 12_000, away: false });
-    const { rerender } = render(table("tic-tac-toe", ticTacToe(0, empty), { mySeats: [0, 2], clock: clockOn(2) }));
-    expect(screen.getByTestId("turn-clock")).toHaveTextContent("0:12 left for your turn, Linus");
-    rerender(table("tic-tac-toe", ticTacToe(0, empty), { mySeats: [0, 2], clock: clockOn(1) }));
-    expect(screen.getByTestId("turn-clock")).toHaveTextContent("0:12 left for Grace’s turn");
+    const onTurn = (current: number) => ({ 0: state(nineLocksView({ current })), 2: state(nineLocksView({ seat: 2, current })) });
+    const { rerender } = render(table("nine-locks", onTurn(2), { mySeats: [0, 2], clock: clockOn(2) }));
+    expect(screen.getByTestId("turn")).toHaveTextContent("Your turn, Linus");
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent(/^0:12 left$/);
+    rerender(table("nine-locks", onTurn(1), { mySeats: [0, 2], clock: clockOn(1) }));
+    expect(screen.getByTestId("turn")).toHaveTextContent("Grace’s turn");
+    expect(screen.getByTestId("turn-clock")).toHaveTextContent(/^0:12 left$/);
   });
 
   describe("a player a bot plays for", () => {
@@ -283,6 +286,17 @@ describe("GameView, at the table", () => {
     expect(show).toHaveFocus();
     fireEvent.click(show);
     await waitFor(() => expect(screen.getByRole("group", { name: "Ada's hand" })).toHaveFocus());
+  });
+
+  it("draws no hot-seat curtain over a hand its player no longer holds (out of Poker 99)", () => {
+    const info = { slug: "poker99", real_time: false, private: ["hands"], moves: [] } as unknown as GameInfo;
+    const at = (hand: string[]) => ({ 0: state(view("poker99", { num_players: 3, current: 1, total: 90, max_total: 99,
+      hands: hand, hands_count: [hand.length, 5, 5], status: [hand.length ? "in" : "out", "in", "in"], last: null,
+      signed_amounts: {}, deck_count: 30, out: hand.length ? [] : [0] })) });
+    const { rerender } = render(table("poker99", at(["3D"]), { mySeats: [0, 2], info }));
+    expect(screen.getByTestId("curtain")).toBeInTheDocument();
+    rerender(table("poker99", at([]), { mySeats: [0, 2], info }));
+    expect(screen.queryByTestId("curtain")).toBeNull();
   });
 
   it("has one h1, the table's, hidden: the board stays where it was", () => {

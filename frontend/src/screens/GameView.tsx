@@ -86,7 +86,10 @@ function statusLine(state: GameState, room: Room, seat: number | null, mine: num
   const view = state.view;
   if (state.result) return { text: "Game over", mine: false };
   if (realTime && view.current !== null && view.current !== undefined) {
-    const turn = view.current === seat ? "your turn to turn up a card" : `${seatName(room.seats, view.current)} turns up next`;
+    // Hot seat: the players beside each other are told whose turn it is by name, as in other games.
+    const yours = mine.length > 1 ? `your turn to turn up a card, ${seatName(room.seats, view.current)}`
+      : "your turn to turn up a card";
+    const turn = view.current === seat ? yours : `${seatName(room.seats, view.current)} turns up next`;
     const text = away && view.current === seat ? "Slap at any time" : `Slap at any time · ${turn}`;
     return { text, mine: view.current === seat };
   }
@@ -124,6 +127,20 @@ function useTableFocus(): { setLayout: (layout: HTMLDivElement | null) => void; 
   useFocusFallback(layout, useCallback(() => layout?.querySelector<HTMLElement>(".me-area") ?? turnLine.current,
     [layout]));
   return { setLayout, turnLine };
+}
+
+/** Whether the shown seat may still hold a card only its player may see (until the game's facts
+ * arrive, assume so). A hot-seat player who is out (Poker 99) and holds no secret card has nothing
+ * for the curtain to hide: it would stand over an empty hand, offering to show it. A player still
+ * in keeps the curtain between turns even while their secret hand is empty (Nine Locks' hidden
+ * hand), so that it does not come and go in the middle of a turn. */
+export function holdsSecret(game: GameInfo | undefined, state: GameState | undefined): boolean {
+  if (game === undefined || state === undefined || state.seat === null) return true;
+  if (!state.view.out.includes(state.seat)) return true;
+  return game.private.some((key) => {
+    const cards = state.view[key];
+    return Array.isArray(cards) ? cards.length > 0 : cards !== undefined && cards !== null;
+  });
 }
 
 /** Hot seat: whether the shown seat's hand stays face down, and how its player shows it (for the
@@ -251,7 +268,7 @@ export function GameView(props: GameViewProps): ReactElement {
   // (the curtain stays). A spectator is only told the hands are hidden once the game's facts say so.
   const privateHands = game === undefined || game.private.length > 0;
   const handsKnownHidden = game !== undefined && game.private.length > 0;
-  const curtain = useCurtain(!spectator && mySeats.length > 1 && privateHands, seat, state);
+  const curtain = useCurtain(!spectator && mySeats.length > 1 && privateHands && holdsSecret(game, state), seat, state);
   const hideHand = curtain.hidden;
   const away = !spectator && room.seats.some((s) => mySeats.includes(s.seat) && s.away && !s.left);
   const status = state ? statusLine(state, room, seat, mySeats, game?.real_time ?? false, away) : { text: "", mine: false };
