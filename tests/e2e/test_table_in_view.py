@@ -303,7 +303,8 @@ def test_poker99_total_is_in_view_at_my_turn_on_a_phone_with_six_players(
 def test_crazy_eights_discard_pile_sits_beside_the_stock_on_a_narrow_phone(
         open_tab, shots, width, height):
     """The discard pile (the card to follow) shares the stock's row on a 320 or 360 px phone: it
-    went under the stock, where the hand kept at the window's bottom covered it whole."""
+    went under the stock, where the hand kept at the window's bottom covered it whole. With the
+    stock and the pile first under the turn line, the whole card is above the hand."""
     ada = open_tab("/", viewport={"width": width, "height": height})
     start_with_bots(ada, "Crazy Eights", 1)
     wait_for_my_turn(ada)
@@ -313,4 +314,6 @@ def test_crazy_eights_discard_pile_sits_beside_the_stock_on_a_narrow_phone(
     stock, discard = box_of(ada, ".deck-col:not(.discard-col)"), box_of(ada, ".discard-col")
     assert discard["y"] < stock["y"] + stock["height"], (stock, discard)
     assert discard["x"] + discard["width"] <= width
+    assert discard["y"] + discard["height"] <= box_of(ada, ".me-area")["y"], discard
+    assert ada.locator(".discard-col").evaluate(UNCOVERED_JS), "the card to follow is covered"
     assert ada.evaluate("document.documentElement.scrollWidth") <= width

@@ -124,7 +124,7 @@ export function CrazyEights(props: BoardProps): ReactElement {
         )}
       </Opponents>
 
-      <div className="center">
+      <div className="center stacks-only">
         <div className="deck-area" style={{ gap: "0.9rem" }}>
           <div className="deck-col">
             <span className="label-on-felt">Stock</span>

@@ -103,7 +103,7 @@ export function Poker99(props: BoardProps): ReactElement {
         {(s) => <FaceDownHand count={counts[s] ?? 0} label={`${seatName(seats, s)}'s hand`} />}
       </Opponents>
 
-      <div className="center">
+      <div className="center stacks-only">
         {/* One row, the direction under the total: with six players the table is tall, and a row
             more would put the direction or the last card under the hand, which stays in view. */}
         <div className="deck-area p99-center">

@@ -167,7 +167,7 @@ export function Slapjack(props: BoardProps): ReactElement {
         {(s) => <FaceDownHand count={counts[s] ?? 0} label={`${seatName(seats, s)}'s stack`} />}
       </Opponents>
 
-      <div className="center">
+      <div className="center stacks-only">
         <div className="sj-row">
           <SlapPile pile={(view.pile as string[]) ?? []} offset={fromOffset(mover, seat) as CSSProperties}
             slapped={view.pile_slapped === true} />
