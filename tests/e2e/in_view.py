@@ -55,11 +55,19 @@ UNCOVERED_JS = """e => { const r = e.getBoundingClientRect();
     return at !== null && e.contains(at); }"""
 
 
-def assert_slap_and_pile_in_view(page: Page) -> None:
-    """The slap button and the pile lie in the window between the turn line and the player's
-    stack, uncovered, with no sideways scrolling."""
+def wait_for_my_settled_turn(page: Page) -> None:
+    """The player's turn, the new game settled and any smooth scroll over: what they see."""
+    wait_for_my_turn(page)
+    # The board takes no clicks (nor answers elementFromPoint) while the new game settles.
+    expect(page.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
+    wait_until_still(page)
+
+
+def assert_above_the_hand(page: Page, *selectors: str) -> None:
+    """Each element lies in the window between the turn line and the player's hand, uncovered,
+    with no sideways scrolling."""
     head, mine = box_of(page, ".table-head"), box_of(page, ".me-area")
-    for selector in (".slap-btn", "[data-testid=sj-pile]"):
+    for selector in selectors:
         assert_in_window(page, selector)
         box = box_of(page, selector)
         clear = head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= mine["y"]

@@ -10,13 +10,15 @@ from playwright.sync_api import expect
 from .helpers import host_room, shot
 from .in_view import (
     UNCOVERED_JS,
+    assert_above_the_hand,
     assert_others_in_view,
-    assert_slap_and_pile_in_view,
     box_of,
     start_with_bots,
+    wait_for_my_settled_turn,
     wait_for_my_turn,
-    wait_until_still,
 )
+
+SLAP_AND_PILE = (".slap-btn", "[data-testid=sj-pile]")
 
 # Phones, and the bots beside the player: one opponent, three, and five (the most, in two rows).
 SLAP_PHONES = [(320, 568), (360, 640), (390, 844)]
@@ -33,12 +35,9 @@ def test_slapjack_slap_button_and_the_pile_are_in_view_on_a_phone(
     player, none over another: at 320x568 the second row of five once sat under the stack."""
     ada = open_tab("/", viewport={"width": width, "height": height})
     start_with_bots(ada, "Slapjack", bots)
-    wait_for_my_turn(ada)
-    # The board takes no clicks (nor answers elementFromPoint) while the new game settles.
-    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
-    wait_until_still(ada)
+    wait_for_my_settled_turn(ada)
     shot(ada, shots, f"slapjack-{width}x{height}-{bots + 1}", full_page=False)
-    assert_slap_and_pile_in_view(ada)
+    assert_above_the_hand(ada, *SLAP_AND_PILE)
     assert_others_in_view(ada)
     # The next turn, cards on the pile (and maybe a slap's news under it): still in view.
     version = ada.get_by_test_id("table").get_attribute("data-version")
@@ -46,7 +45,7 @@ def test_slapjack_slap_button_and_the_pile_are_in_view_on_a_phone(
     expect(ada.get_by_test_id("table")).not_to_have_attribute("data-version", version)
     wait_for_my_turn(ada)
     shot(ada, shots, f"slapjack-{width}x{height}-{bots + 1}-later", full_page=False)
-    assert_slap_and_pile_in_view(ada)
+    assert_above_the_hand(ada, *SLAP_AND_PILE)
     assert_others_in_view(ada)
 
 
@@ -66,11 +65,9 @@ def test_two_hot_seat_slap_buttons_sit_beside_the_pile_on_a_phone(open_tab, shot
         ada.get_by_role("button", name="Add bot").click()
     expect(ada.locator("[data-testid^=seat-]").filter(has_text="Bot")).to_have_count(4)
     ada.get_by_role("button", name="Start game").click()
-    wait_for_my_turn(ada)
+    wait_for_my_settled_turn(ada)
     expect(ada.get_by_test_id("turn")).to_have_text(
         "Slap at any time · your turn to turn up a card, Ada")
-    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
-    wait_until_still(ada)
     shot(ada, shots, f"slapjack-hot-seat-{width}x{height}", full_page=False)
     head, mine = box_of(ada, ".table-head"), box_of(ada, ".me-area")
     pile = box_of(ada, "[data-testid=sj-pile]")
@@ -92,15 +89,9 @@ def test_poker99_total_is_in_view_at_my_turn_on_a_phone_with_six_players(
     so do the others: the total was under the hand at 320x568 and half under it at 360x640."""
     ada = open_tab("/", viewport={"width": width, "height": height})
     start_with_bots(ada, "Poker 99", 5)
-    wait_for_my_turn(ada)
-    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
-    wait_until_still(ada)
+    wait_for_my_settled_turn(ada)
     shot(ada, shots, f"poker99-{width}x{height}-6", full_page=False)
-    head, mine = box_of(ada, ".table-head"), box_of(ada, ".me-area")
-    box = box_of(ada, ".p99-center")
-    clear = head["y"] + head["height"] <= box["y"] and box["y"] + box["height"] <= mine["y"]
-    assert clear, (head, box, mine)
-    assert ada.locator(".p99-center").evaluate(UNCOVERED_JS), "the total is under something else"
+    assert_above_the_hand(ada, ".p99-center")
     assert_others_in_view(ada)
 
 
@@ -112,13 +103,8 @@ def test_crazy_eights_discard_pile_sits_beside_the_stock_on_a_narrow_phone(
     stock and the pile first under the turn line, the whole card is above the hand."""
     ada = open_tab("/", viewport={"width": width, "height": height})
     start_with_bots(ada, "Crazy Eights", 1)
-    wait_for_my_turn(ada)
-    expect(ada.get_by_test_id("board")).not_to_have_attribute("data-settling", "true")
-    wait_until_still(ada)
+    wait_for_my_settled_turn(ada)
     shot(ada, shots, f"crazy-eights-{width}x{height}", full_page=False)
     stock, discard = box_of(ada, ".deck-col:not(.discard-col)"), box_of(ada, ".discard-col")
     assert discard["y"] < stock["y"] + stock["height"], (stock, discard)
-    assert discard["x"] + discard["width"] <= width
-    assert discard["y"] + discard["height"] <= box_of(ada, ".me-area")["y"], discard
-    assert ada.locator(".discard-col").evaluate(UNCOVERED_JS), "the card to follow is covered"
-    assert ada.evaluate("document.documentElement.scrollWidth") <= width
+    assert_above_the_hand(ada, ".discard-col")
